@@ -1,0 +1,1 @@
+"""Tower sessions: the simulated tower, toss records and the service that runs tosses."""

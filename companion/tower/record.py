@@ -1,0 +1,112 @@
+"""The toss record: everything one toss of the tower tells, as stored in the ``tosses`` table.
+
+Per-colour maps always carry all 12 colours (zeros included) so that a record read back equals the
+record written, and so the statistics never have to guess whether a missing colour means zero.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from companion import COLOURS
+from companion.errors import KeshiError
+from companion.store import Store
+
+ColourCounts = dict[str, int]
+
+
+class TossRecordError(KeshiError, ValueError):
+    """A toss record is inconsistent (unknown colour, negative count, bad layer)."""
+
+
+def colour_counts(counts: Mapping[str, int] | None = None) -> ColourCounts:
+    """All 12 colours in canonical order, from a partial map; rejects unknown colours and negatives."""
+    counts = dict(counts or {})
+    unknown = sorted(set(counts) - set(COLOURS))
+    if unknown:
+        raise TossRecordError(f"unknown keshi colour(s) {', '.join(unknown)}; expected one of {', '.join(COLOURS)}")
+    result = {colour: int(counts.get(colour, 0)) for colour in COLOURS}
+    negative = [colour for colour, n in result.items() if n < 0]
+    if negative:
+        raise TossRecordError(f"negative count for {', '.join(negative)}")
+    return result
+
+
+@dataclass
+class TossRecord:
+    """One toss: what went in, what came out, when the pieces dropped and how sure we are."""
+
+    toss_id: str
+    tower: str
+    layer: str
+    mode: str
+    started_at: float
+    pieces_in: ColourCounts
+    pieces_out: ColourCounts
+    contents_before: ColourCounts
+    contents_after: ColourCounts
+    drop_times_ms: list[float] = field(default_factory=list)
+    beam_count: int | None = None
+    camera_count: int | None = None
+    counts_source: str = "camera"
+    flagged: bool = False
+    correction: ColourCounts | None = None
+    game_id: str | None = None
+    season: int | None = None
+    round: int | None = None
+    session_id: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.layer not in ("B1", "B2"):
+            raise TossRecordError(f"tower layer must be B1 or B2, not {self.layer!r}")
+        if self.mode not in ("hardware", "simulated"):
+            raise TossRecordError(f"tower mode must be hardware or simulated, not {self.mode!r}")
+        for name in ("pieces_in", "pieces_out", "contents_before", "contents_after"):
+            setattr(self, name, colour_counts(getattr(self, name)))
+        if self.correction is not None:
+            self.correction = colour_counts(self.correction)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (the form events and exports use)."""
+        return asdict(self)
+
+
+_JSON_FIELDS = ("pieces_in", "pieces_out", "contents_before", "contents_after", "drop_times_ms", "correction")
+_COLUMNS = tuple(TossRecord.__dataclass_fields__)
+
+
+def save_toss(store: Store, record: TossRecord) -> None:
+    """Store a toss durably (committed when this returns)."""
+    values = record.to_dict()
+    row = [json.dumps(values[c]) if c in _JSON_FIELDS else values[c] for c in _COLUMNS]
+    with store.write() as conn:
+        conn.execute(
+            f"INSERT INTO tosses ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})", row
+        )
+
+
+def record_from_row(row: sqlite3.Row) -> TossRecord:
+    """Rebuild a ``TossRecord`` from a ``tosses`` row."""
+    values = {c: row[c] for c in _COLUMNS}
+    for c in _JSON_FIELDS:
+        values[c] = json.loads(values[c]) if values[c] is not None else None
+    values["flagged"] = bool(values["flagged"])
+    return TossRecord(**values)
+
+
+def iter_tosses(store: Store, tower: str | None = None, since: float | None = None) -> Iterator[TossRecord]:
+    """Stored tosses in the order they were made, optionally for one tower and from a time on."""
+    sql = f"SELECT {', '.join(_COLUMNS)} FROM tosses WHERE 1=1"
+    params: list[Any] = []
+    if tower is not None:
+        sql += " AND tower = ?"
+        params.append(tower)
+    if since is not None:
+        sql += " AND started_at >= ?"
+        params.append(since)
+    for row in store.query(sql + " ORDER BY id", params):
+        yield record_from_row(row)
