@@ -1,0 +1,79 @@
+# Keshi Tower Companion — the two set-up commands are `make run` and `make test`.
+# Both create .venv and install what they need on a fresh Debian 12 / Raspberry Pi OS Bookworm
+# machine that has python3 and make. On a Raspberry Pi the venv sees the system site-packages so
+# apt's Picamera2 and lgpio are importable, and numpy/OpenCV are pinned to what Picamera2 is built for.
+
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+HOST ?= 0.0.0.0
+PORT ?= 8080
+PYTEST_ARGS ?=
+IS_PI := $(shell grep -qs 'Raspberry Pi' /proc/device-tree/model && echo 1)
+IS_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo 1)
+APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
+
+ifeq ($(IS_PI),1)
+VENV_FLAGS := --system-site-packages
+PI_EXTRA := ,pi
+# apt's Picamera2 stack is built against numpy 1.24; numpy 2 in the venv would break it.
+PI_PINS := "numpy<2" "opencv-python-headless<4.12"
+PI_APT := python3-picamera2 python3-lgpio
+RUN_SPEC := .[pi]
+else
+RUN_SPEC := .
+endif
+
+.PHONY: run test bench lint clean help
+help:
+	@echo "make run    - set up .venv and start the companion on http://127.0.0.1:$(PORT)/"
+	@echo "make test   - set up the dev environment (and Chromium) and run the whole test suite"
+	@echo "make bench  - run the benchmarks (figures are in README.md)"
+	@echo "make lint   - ruff and mypy"
+
+# --- environment -------------------------------------------------------------------------
+$(VENV)/bin/activate:
+	@if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then \
+	  if [ "$(IS_ROOT)" = 1 ]; then apt-get update -q && $(APT_GET) install python3-venv python3-pip; \
+	  else echo "python3-venv is missing: run 'sudo apt-get install python3-venv' and try again" >&2; exit 1; fi; \
+	fi
+ifeq ($(IS_PI),1)
+	@if ! python3 -c 'import picamera2' 2>/dev/null; then \
+	  if [ "$(IS_ROOT)" = 1 ]; then apt-get update -q && $(APT_GET) install $(PI_APT); \
+	  else sudo $(APT_GET) install $(PI_APT) || echo "warning: install $(PI_APT) with apt for the camera" >&2; fi; \
+	fi
+endif
+	python3 -m venv $(VENV_FLAGS) $(VENV)
+	$(PIP) install -q --upgrade pip
+
+$(VENV)/.installed: $(VENV)/bin/activate pyproject.toml
+	$(PIP) install -q -e "$(RUN_SPEC)" $(PI_PINS)
+	@touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed
+	$(PIP) install -q -e ".[dev$(PI_EXTRA)]" $(PI_PINS)
+	@touch $@
+
+# Browser tests drive Debian's Chromium (a Playwright browser download cannot work offline).
+/usr/bin/chromium:
+	@if [ "$(IS_ROOT)" = 1 ]; then apt-get update -q && $(APT_GET) install chromium fonts-dejavu-core; \
+	else echo "Chromium is missing: run 'sudo apt-get install chromium' (browser tests need it)" >&2; exit 1; fi
+
+# --- the two commands ------------------------------------------------------------------------
+run: $(VENV)/.installed
+	$(VENV)/bin/keshi serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-dev /usr/bin/chromium
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+# --- the rest ---------------------------------------------------------------------------------
+bench: $(VENV)/.installed-dev
+	@for bench in benchmarks/bench_*.py; do echo "== $$bench"; $(PY) $$bench || exit 1; done
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy firmware vision companion
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info

@@ -1,0 +1,107 @@
+"""The Flask application factory (as in Flask's flaskr tutorial).
+
+``create_app(test_config)`` builds one app around one instance folder, which holds ``config.json``
+(optional settings), the SQLite database, the secret key and the camera calibration. The app owns
+three long-lived services, kept in ``app.extensions``: the store (``keshi.store``), the event bus
+(``keshi.bus``) and the tower service (``keshi.tower``); ``shutdown_app(app)`` stops them in order.
+Hardware never touches the web layer: pages talk to the tower service, which reports on the bus.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from companion.errors import ConfigError
+from companion.events import EventBus
+from companion.hardware import tower_mode
+from companion.store import open_instance_store
+from companion.tower.service import TowerService
+
+DEFAULT_CONFIG: dict[str, Any] = {
+    "SIMULATE": False,  # force the simulated tower even on a Pi
+    "TOWER_NAME": "default",
+    "TOWER_LAYER": "B1",
+    "SIMULATOR_SEED": None,
+    "SIMULATOR_TIME_SCALE": 1.0,  # < 1 speeds the simulated tower up (tests)
+    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+}
+
+
+def create_app(test_config: dict[str, Any] | None = None, instance_path: str | Path | None = None) -> Flask:
+    """Build the app for ``instance_path`` (default ``./instance``); ``test_config`` overrides config.json."""
+    instance = Path(instance_path or os.environ.get("KESHI_INSTANCE", "instance")).resolve()
+    ensure_writable_instance(instance)
+    app = Flask(__name__, instance_path=str(instance), instance_relative_config=True)
+    app.config.from_mapping(DEFAULT_CONFIG)
+    app.config.from_file("config.json", load=_load_json, silent=True)
+    if test_config:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+
+    store = open_instance_store(instance)
+    bus = EventBus()
+    mode = tower_mode(bool(app.config["SIMULATE"]))
+    tower = TowerService(
+        bus,
+        store,
+        mode=mode,
+        instance_dir=instance,
+        layer=app.config["TOWER_LAYER"],
+        tower=app.config["TOWER_NAME"],
+        seed=app.config["SIMULATOR_SEED"],
+        time_scale=float(app.config["SIMULATOR_TIME_SCALE"]),
+    )
+    app.extensions["keshi.store"] = store
+    app.extensions["keshi.bus"] = bus
+    app.extensions["keshi.tower"] = tower
+    app.extensions["keshi.stopping"] = threading.Event()
+
+    from companion.web import health, stream, tower_page
+
+    app.register_blueprint(health.bp)
+    app.register_blueprint(stream.bp)
+    app.register_blueprint(tower_page.bp)
+    tower.start()
+    return app
+
+
+def shutdown_app(app: Flask) -> None:
+    """End event streams, stop the tower, then close the database (in that order)."""
+    app.extensions["keshi.stopping"].set()
+    app.extensions["keshi.tower"].stop()
+    app.extensions["keshi.store"].close()
+
+
+def ensure_writable_instance(instance: Path) -> None:
+    """Create the instance folder if needed; raise ``ConfigError`` if it cannot be written."""
+    try:
+        instance.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=instance):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"the instance folder {instance} cannot be written: {exc.strerror or exc}") from exc
+
+
+def _secret_key(instance: Path) -> str:
+    """The instance's persistent secret key (sessions survive restarts), made on first start."""
+    key_file = instance / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_hex(32))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+def _load_json(handle: Any) -> Any:
+    try:
+        return json.load(handle)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{handle.name} is not valid JSON: {exc}") from exc

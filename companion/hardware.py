@@ -1,0 +1,21 @@
+"""Detect whether we run on a Raspberry Pi, so ``keshi serve`` picks the real tower or the simulator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
+
+
+def pi_model(model_file: Path = DEVICE_TREE_MODEL) -> str | None:
+    """The Pi's model string (e.g. ``Raspberry Pi 4 Model B Rev 1.4``), or None off a Pi."""
+    try:
+        model = model_file.read_bytes().rstrip(b"\x00").decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return model if model.startswith("Raspberry Pi") else None
+
+
+def tower_mode(simulate: bool, model_file: Path = DEVICE_TREE_MODEL) -> str:
+    """``"hardware"`` on a Pi unless ``simulate`` is asked for; ``"simulated"`` everywhere else."""
+    return "simulated" if simulate or pi_model(model_file) is None else "hardware"

@@ -1,0 +1,1 @@
+"""The dashboard: one Flask blueprint per concern (health, event stream, pages)."""

@@ -1,0 +1,62 @@
+// The Tower page: start a toss, then follow it over Server-Sent Events.
+(function () {
+  "use strict";
+  const button = document.getElementById("toss");
+  const state = document.getElementById("toss-state");
+  const drops = document.getElementById("drops");
+  const source = document.getElementById("counts-source");
+  let current = null;
+
+  function showCounts(result) {
+    document.querySelectorAll("#counts tr[data-colour]").forEach(function (row) {
+      row.querySelector(".n").textContent = String(result.counts[row.dataset.colour] || 0);
+    });
+    const label = result.source === "simulator-truth"
+      ? "Counts from the simulator's own truth (no camera in the loop)."
+      : "Counts from the camera.";
+    source.textContent = label + " Beam counted " + result.beam_count + " drop(s)." +
+      (result.flagged ? " The beam and the camera disagree: please check the tray." : "");
+  }
+
+  const events = new EventSource("/events");
+  events.onmessage = function (message) {
+    const event = JSON.parse(message.data);
+    const data = event.data;
+    if (event.topic === "toss.started") {
+      current = data.toss_id;
+      drops.innerHTML = "";
+      state.textContent = "Tossing…";
+      button.disabled = true;
+    } else if (event.topic === "toss.drop" && data.toss_id === current) {
+      const item = document.createElement("li");
+      item.textContent = "Drop " + (data.index + 1) + " at " + data.t_ms.toFixed(0) + " ms" +
+        (data.double ? " (likely two pieces)" : "");
+      drops.appendChild(item);
+    } else if (event.topic === "toss.settled" && data.toss_id === current) {
+      state.textContent = "Settled after " + data.drops + " drop(s); counting…";
+    } else if (event.topic === "toss.result" && data.toss_id === current) {
+      showCounts(data);
+      state.textContent = "Done.";
+      button.disabled = false;
+    } else if (event.topic === "tower.fault") {
+      state.textContent = "Tower fault: " + data.message;
+      button.disabled = false;
+    }
+  };
+
+  button.addEventListener("click", function () {
+    button.disabled = true;
+    state.textContent = "Starting a toss…";
+    fetch("/api/tower/toss", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})
+      .then(function (response) {
+        return response.json().then(function (body) {
+          if (!response.ok) { throw new Error(body.error || response.statusText); }
+          current = body.toss_id;
+        });
+      })
+      .catch(function (error) {
+        state.textContent = "Could not toss: " + error.message;
+        button.disabled = false;
+      });
+  });
+})();
