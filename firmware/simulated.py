@@ -1,0 +1,102 @@
+"""The simulated tower's beam: what the exit beam of a ~20 cm tower sees, played on MockFactory pins.
+
+``beam_edges`` turns the simulator's drop times (``companion.tower.model.drop_times_ms``) into the
+receiver's edges: each keshi blocks the beam for 3–6 ms; now and then two pieces fall together (the
+second starts 0.5–2.5 ms into the first, so the beam sees one longer block and undercounts, which
+the camera cross-check must catch); now and then an edge chatters for a fraction of a millisecond,
+which the drop timer must filter. ``BeamPlayer`` drives those edges on the rig's receiver pin at
+their scheduled times (``drive_at``), so gpiozero's callback path and ``BreakBeam`` run as on a Pi,
+and can inject the beam faults a real tower has: a piece stuck in the exit, an unplugged receiver.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass
+
+from firmware.errors import TimingConfigError
+from firmware.mockpins import EmitterMockPin, ScaledMockFactory, TimedMockPin
+from firmware.rig import TowerRig
+
+SINGLE_BLOCK_MS = (3.0, 6.0)
+TOGETHER_OFFSET_MS = (0.5, 2.5)
+CHATTER_GAP_MS = (0.1, 0.4)
+
+#: Faults ``BeamPlayer.inject`` can simulate.
+FAULTS = ("stuck", "disconnected")
+
+
+@dataclass(frozen=True)
+class BeamEdge:
+    """A scheduled receiver edge: ms since the toss and whether the beam is blocked after it."""
+
+    t_ms: float
+    blocked: bool
+
+
+def beam_edges(
+    drop_times: list[float], rng: random.Random, *, together_p: float = 0.03, chatter_p: float = 0.1
+) -> list[BeamEdge]:
+    """The receiver edges for pieces crossing at ``drop_times`` (ms), ascending, blocks merged."""
+    blocks: list[list[float]] = []
+    for i, t in enumerate(drop_times):
+        start = t
+        if i > 0 and rng.random() < together_p:
+            start = blocks[-1][0] + rng.uniform(*TOGETHER_OFFSET_MS)
+        end = start + rng.uniform(*SINGLE_BLOCK_MS)
+        if blocks and start <= blocks[-1][1]:
+            blocks[-1][1] = max(blocks[-1][1], end)  # overlapping pieces: one longer block
+        else:
+            blocks.append([start, end])
+    edges: list[BeamEdge] = []
+    for start, end in blocks:
+        edges.append(BeamEdge(round(start, 4), True))
+        if rng.random() < chatter_p:
+            cut = rng.uniform(start + 0.5, end - 1.0)
+            resume = cut + rng.uniform(*CHATTER_GAP_MS)
+            edges += [BeamEdge(round(cut, 4), False), BeamEdge(round(resume, 4), True)]
+        edges.append(BeamEdge(round(end, 4), False))
+    return edges
+
+
+class BeamPlayer:
+    """Plays scheduled edges on a simulated rig's receiver pin, in the rig's (scaled) time."""
+
+    def __init__(self, rig: TowerRig) -> None:
+        if not isinstance(rig.factory, ScaledMockFactory):
+            raise TimingConfigError("BeamPlayer needs a rig made by simulated_rig (a ScaledMockFactory)")
+        self.factory: ScaledMockFactory = rig.factory
+        receiver = self.factory.pin(rig.pins.beam)
+        emitter = self.factory.pin(rig.pins.emitter)
+        assert isinstance(receiver, TimedMockPin) and isinstance(emitter, EmitterMockPin)
+        self.receiver = receiver
+        self.emitter = emitter
+        self.fault: str | None = None
+
+    def inject(self, fault: str | None) -> None:
+        """Simulate a beam fault from now on ("stuck", "disconnected"), or None to repair it."""
+        if fault is not None and fault not in FAULTS:
+            raise TimingConfigError(f"unknown beam fault {fault!r}; expected one of {', '.join(FAULTS)}")
+        self.fault = fault
+        self.emitter.disconnected = fault == "disconnected"
+        now = self.factory.ticks()
+        if fault == "stuck":
+            self.receiver.drive_at(now, False)  # a piece lodged in the exit: blocked (low)
+        else:
+            self.receiver.drive_at(now, True)  # clear, or (disconnected) held high by the pull-up
+
+    def play(self, edges: list[BeamEdge], start_ticks: float, stop: threading.Event) -> bool:
+        """Drive ``edges`` at ``start_ticks`` + their times; False if ``stop`` was set first.
+
+        Waits in real time scaled by the factory, but stamps each edge with its exact scheduled
+        time, so timing never depends on how late this thread woke up. A faulty beam sees nothing.
+        """
+        for edge in edges:
+            at = start_ticks + edge.t_ms / 1000.0
+            delay = self.factory.real_delay(at - self.factory.ticks())
+            if delay > 0 and stop.wait(delay):
+                return False
+            if self.fault is None:
+                self.receiver.drive_at(at, not edge.blocked)  # low = blocked
+        return not stop.is_set()
