@@ -39,7 +39,13 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | P
     """Build the app for ``instance_path`` (default ``./instance``); ``test_config`` overrides config.json."""
     instance = Path(instance_path or os.environ.get("KESHI_INSTANCE", "instance")).resolve()
     ensure_writable_instance(instance)
-    app = Flask(__name__, instance_path=str(instance), instance_relative_config=True)
+    app = Flask(
+        __name__,
+        instance_path=str(instance),
+        instance_relative_config=True,
+        template_folder="web/templates",
+        static_folder="web/static",
+    )
     app.config.from_mapping(DEFAULT_CONFIG)
     app.config.from_file("config.json", load=_load_json, silent=True)
     if test_config:
