@@ -10,7 +10,7 @@ PALETTE: dict[str, tuple[str, str]] = {
     "orange": ("#ef7d16", "◆"),
     "purple": ("#7b3fa0", "♛"),
     "pink": ("#ec6fa9", "♥"),
-    "beige": ("#d9c29a", "⛨"),
+    "beige": ("#d9c29a", "♜"),
     "red": ("#c8262c", "✚"),
     "brown": ("#7a4a26", "▲"),
     "green": ("#2f9a45", "♣"),

@@ -29,7 +29,7 @@
       button.disabled = true;
     } else if (event.topic === "toss.drop" && data.toss_id === current) {
       const item = document.createElement("li");
-      item.textContent = "Drop " + (data.index + 1) + " at " + data.t_ms.toFixed(0) + " ms" +
+      item.textContent = data.t_ms.toFixed(0) + " ms" +
         (data.double ? " (likely two pieces)" : "");
       drops.appendChild(item);
     } else if (event.topic === "toss.settled" && data.toss_id === current) {
