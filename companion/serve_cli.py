@@ -18,7 +18,7 @@ def port_number(text: str) -> int:
     return port
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``keshi serve``."""
     parser = subparsers.add_parser("serve", help="run the table dashboard and the tower")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, so phones can join)")

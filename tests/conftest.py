@@ -94,3 +94,13 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     if server.process.poll() is None:
         server.process.kill()
         server.process.wait()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Hardware-only tests run only on a wired Pi with ``KESHI_HARDWARE_TESTS=1``."""
+    if os.environ.get("KESHI_HARDWARE_TESTS") == "1":
+        return
+    skip = pytest.mark.skip(reason="needs the wired tower on a Raspberry Pi: set KESHI_HARDWARE_TESTS=1")
+    for item in items:
+        if "hardware" in item.keywords:
+            item.add_marker(skip)

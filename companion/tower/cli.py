@@ -9,7 +9,7 @@ import importlib
 TOWER_SUBCOMMAND_MODULES: tuple[str, ...] = ("firmware.cli", "companion.fairness.cli")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``keshi tower`` and its subcommands."""
     tower = subparsers.add_parser("tower", help="check the tower's wiring, simulate tosses, report fairness")
     tower_sub = tower.add_subparsers(dest="tower_command", metavar="TOWER_COMMAND")
