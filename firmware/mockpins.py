@@ -5,7 +5,7 @@ beam sequence with exact edge times through gpiozero's real callback path.
 the time given instead (on the same clock as ``MockFactory.ticks()``). It extends ``MockPWMPin`` so
 one factory serves both the beam (input) and the PWM light. ``EmitterMockPin`` is the IR emitter's
 supply pin, wired to a receiver pin: switching it off blocks the beam, unless the receiver has been
-"disconnected" (a fault the simulator can inject).
+"disconnected" or the beam "obstructed" (faults the simulator can inject).
 """
 
 from __future__ import annotations
@@ -60,11 +60,14 @@ class EmitterMockPin(TimedMockPin):
         self.receiver = receiver
         #: Set by fault injection: the receiver no longer follows the emitter (unplugged sensor).
         self.disconnected = False
+        #: Set by fault injection: something blocks the beam whether the emitter is on or not.
+        self.obstructed = False
 
     def _change_state(self, value: Any, ticks: float | None = None) -> bool:
         changed = super()._change_state(value, ticks)
         if changed and self.receiver is not None and not self.disconnected and self._function == "output":
-            self.receiver.drive_at(self._factory.ticks() if ticks is None else ticks, bool(value))
+            at = self._factory.ticks() if ticks is None else ticks
+            self.receiver.drive_at(at, bool(value) and not self.obstructed)
         return changed
 
 

@@ -6,7 +6,7 @@ second starts 0.5–2.5 ms into the first, so the beam sees one longer block and
 the camera cross-check must catch); now and then an edge chatters for a fraction of a millisecond,
 which the drop timer must filter. ``BeamPlayer`` drives those edges on the rig's receiver pin at
 their scheduled times (``drive_at``), so gpiozero's callback path and ``BreakBeam`` run as on a Pi,
-and can inject the beam faults a real tower has: a piece stuck in the exit, an unplugged receiver.
+and can inject the beam faults a real tower has (``FAULTS``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ SINGLE_BLOCK_MS = (3.0, 6.0)
 TOGETHER_OFFSET_MS = (0.5, 2.5)
 CHATTER_GAP_MS = (0.1, 0.4)
 
-#: Faults ``BeamPlayer.inject`` can simulate.
-FAULTS = ("stuck", "disconnected")
+#: Faults ``BeamPlayer.inject`` can simulate: a piece lodged in the exit, an unplugged receiver, a
+#: beam that works (passes its self-test) but no longer crosses the pieces' path.
+FAULTS = ("stuck", "disconnected", "blind")
 
 
 @dataclass(frozen=True)
@@ -75,11 +76,12 @@ class BeamPlayer:
         self.fault: str | None = None
 
     def inject(self, fault: str | None) -> None:
-        """Simulate a beam fault from now on ("stuck", "disconnected"), or None to repair it."""
+        """Simulate a beam fault from now on (one of ``FAULTS``), or None to repair it."""
         if fault is not None and fault not in FAULTS:
             raise TimingConfigError(f"unknown beam fault {fault!r}; expected one of {', '.join(FAULTS)}")
         self.fault = fault
         self.emitter.disconnected = fault == "disconnected"
+        self.emitter.obstructed = fault == "stuck"
         now = self.factory.ticks()
         if fault == "stuck":
             self.receiver.drive_at(now, False)  # a piece lodged in the exit: blocked (low)

@@ -4,17 +4,23 @@ The web layer only calls ``toss()`` and reads ``status()``; everything else arri
 (``toss.started``, ``toss.drop``, ``toss.settled``, ``toss.result``, ``tower.fault``). Each toss is
 stored as a ``TossRecord`` before its result is published, so nothing the table saw is lost.
 
-This first version runs the simulated tower only and takes the counts from the simulator's own
-truth (published with ``source="simulator-truth"``).
+Both modes run the same code from the pins up: a ``TowerRig`` (gpiozero devices), its ``BreakBeam``
+edges through a ``DropTimer``, and the capture step. On a Pi the rig sits on gpiozero's default
+(lgpio) factory; in simulated mode on a ``ScaledMockFactory`` whose receiver pin a ``BeamPlayer``
+drives with the simulated tower's drop times, and whose "camera" renders the pieces that fell out
+(``firmware.tray_camera``). One worker thread owns the timer; the pin callbacks only enqueue edges.
 """
 
 from __future__ import annotations
 
+import logging
+import queue
 import random
 import threading
 import time
 import uuid
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,18 +28,43 @@ from companion import COLOURS
 from companion.errors import KeshiError
 from companion.events import EventBus
 from companion.store import Store
-from companion.tower.model import SimulatedTower, TowerParams, drop_times_ms
-from companion.tower.record import TossRecord, colour_counts, save_toss
+from companion.tower.model import SimulatedTower, TossOutcome, TowerParams, drop_times_ms
+from companion.tower.record import ColourCounts, TossRecord, colour_counts, save_toss
+from firmware.capture import CameraCount, capture_count, needs_confirmation
+from firmware.pins import PinMap
+from firmware.rig import TowerRig, simulated_rig
+from firmware.simulated import BeamPlayer, beam_edges
+from firmware.timing import Drop, DropTimer, Fault, Settled, TimingConfig, TimingEvent, TossStarted
+from firmware.tray_camera import TrayCamera, hardware_camera, simulated_camera
 
-SETTLE_QUIET_MS = 400.0
+log = logging.getLogger(__name__)
+
+#: How often the worker looks at the clock when no edge arrives (real seconds).
+POLL_INTERVAL_S = 0.005
+#: On the Pi, edges reach Python a little after their kernel timestamp: the timer's idea of "now"
+#: stays this far behind the clock, so a bounce edge still in flight is never taken for silence.
+EDGE_LATENCY_S = 0.005
 
 
 class TowerBusyError(KeshiError, RuntimeError):
     """A toss was asked for while the previous one has not settled yet."""
 
 
+@dataclass
+class _Toss:
+    """The toss in progress: who asked, what went in, and (simulated) what the tower did."""
+
+    toss_id: str
+    source: str
+    pieces_in: ColourCounts
+    started_at: float
+    context: dict[str, Any]
+    outcome: TossOutcome | None = None
+    drops: list[Drop] = field(default_factory=list)
+
+
 class TowerService:
-    """Runs tosses of one tower (simulated here) and reports them on ``bus``."""
+    """Runs tosses of one tower (real on a Pi, simulated elsewhere) and reports them on ``bus``."""
 
     def __init__(
         self,
@@ -46,7 +77,11 @@ class TowerService:
         tower: str = "default",
         seed: int | None = None,
         time_scale: float = 1.0,
+        pins: PinMap | None = None,
+        timing: TimingConfig | None = None,
     ) -> None:
+        if mode not in ("simulated", "hardware"):
+            raise KeshiError(f"tower mode must be simulated or hardware, not {mode!r}")
         self.bus = bus
         self.store = store
         self.mode = mode
@@ -55,28 +90,61 @@ class TowerService:
         self.rng = random.Random(seed)
         self.tower = SimulatedTower(TowerParams(layer=layer), self.rng)
         self.time_scale = time_scale
-        self._busy = threading.Lock()
+        self.pins = pins or PinMap()
+        self.timer = DropTimer(timing)
+        self.rig: TowerRig | None = None
+        self.player: BeamPlayer | None = None
+        self.camera: TrayCamera | None = None
+        self._held = colour_counts()  # hardware: what the tower holds, as far as the camera knows
+        self._lock = threading.Lock()
+        self._current: _Toss | None = None
+        self._horizon = float("inf")  # simulated: no edge before this time is still to come
+        self._beam_state = "unknown"
         self._stopping = threading.Event()
         self._worker: threading.Thread | None = None
+        self._players: list[threading.Thread] = []
 
+    # -- life cycle ---------------------------------------------------------------------------
     def start(self) -> None:
+        """Set up the pins and camera, self-test the beam and start watching it."""
         self._stopping.clear()
+        if self.mode == "simulated":
+            self.rig = simulated_rig(self.pins, time_scale=self.time_scale)
+            self.player = BeamPlayer(self.rig)
+            self.camera = simulated_camera(self.instance_dir, self.rng)
+        else:
+            self.rig = TowerRig(self.pins)
+            self.camera = hardware_camera(self.instance_dir)
+        if self.rig.button is not None:
+            self.rig.button.when_toss_requested = self._button_pressed
+        self._self_test()
+        self._worker = threading.Thread(target=self._watch, name="tower-beam", daemon=True)
+        self._worker.start()
 
     def stop(self) -> None:
-        """Stop: an unfinished toss is abandoned at its next step (within one drop gap)."""
+        """Stop watching and release the pins; an unfinished toss is abandoned. Returns within 1 s."""
         self._stopping.set()
-        if self._worker is not None:
-            self._worker.join(timeout=1.0)
+        deadline = time.monotonic() + 0.9
+        for thread in [self._worker, *self._players]:
+            if thread is not None:
+                thread.join(timeout=max(0.0, deadline - time.monotonic()))
+        if self.camera is not None:
+            self.camera.close()
+        if self.rig is not None:
+            self.rig.close()
+            self.rig = None
 
     def status(self) -> dict[str, Any]:
+        """What the dashboard shows about the tower."""
         return {
             "mode": self.mode,
-            "camera": "simulated",
-            "beam": "simulated",
+            "camera": self.camera.name if self.camera is not None else "none",
+            "beam": self._beam_state,
             "layer": self.tower.params.layer,
             "tower": self.tower_name,
         }
 
+    # -- tosses -------------------------------------------------------------------------------
     def toss(
         self,
         pieces_in: Mapping[str, int] | None = None,
@@ -86,61 +154,199 @@ class TowerService:
         round: int | None = None,
         source: str = "dashboard",
     ) -> str:
-        """Start a toss (a random table's keshis if ``pieces_in`` is None); return its id at once."""
-        pieces = colour_counts(pieces_in) if pieces_in is not None else self._random_handful()
-        if not self._busy.acquire(blocking=False):
-            raise TowerBusyError("the tower is still settling from the previous toss; wait for its result")
-        toss_id = uuid.uuid4().hex[:12]
-        context = {"game_id": game_id, "season": season, "round": round}
-        self._worker = threading.Thread(
-            target=self._run, args=(toss_id, pieces, context, source), name=f"toss-{toss_id}", daemon=True
-        )
-        self._worker.start()
-        return toss_id
+        """Start a toss and return its id at once; its events follow on the bus.
 
-    def _random_handful(self) -> dict[str, int]:
+        Without ``pieces_in`` the simulator tosses a random table's handful; on the Pi the pieces
+        are then unknown and recorded as none.
+        """
+        if self.rig is None:
+            raise KeshiError("the tower service is not running; start() it first")
+        if pieces_in is not None:
+            pieces = colour_counts(pieces_in)
+        elif self.mode == "simulated":
+            pieces = self._random_handful()
+        else:
+            pieces = colour_counts()
+        with self._lock:
+            if self._current is not None or self.timer.in_toss:
+                raise TowerBusyError("the tower is still settling from the previous toss; wait for its result")
+            now = self.rig.ticks()
+            toss = _Toss(uuid.uuid4().hex[:12], source, pieces, time.time(),
+                         {"game_id": game_id, "season": season, "round": round})
+            self._current = toss
+            if self.mode == "simulated":
+                self._drop_simulated(toss, now)
+            for event in self.timer.start(now, source):
+                self._publish(event)
+        return toss.toss_id
+
+    def _button_pressed(self) -> None:
+        try:
+            self.toss(source="button")
+        except TowerBusyError:
+            log.info("toss button pressed while a toss is running; ignored")
+
+    def _random_handful(self) -> ColourCounts:
         pieces = dict.fromkeys(COLOURS, 0)
         for colour in self.rng.choices(COLOURS, k=self.rng.randint(6, 12)):
             pieces[colour] += 1
         return pieces
 
-    def _sleep_until(self, start: float, t_ms: float) -> bool:
-        """Sleep until ``t_ms`` (scaled) after ``start``; False if the service is stopping."""
-        delay = start + t_ms * self.time_scale / 1000.0 - time.monotonic()
-        return not self._stopping.wait(max(0.0, delay))
+    def _drop_simulated(self, toss: _Toss, start: float) -> None:
+        """Toss into the simulated tower and play its beam edges on the receiver pin (in a thread)."""
+        assert self.player is not None
+        toss.outcome = self.tower.toss(toss.pieces_in)
+        edges = beam_edges(drop_times_ms(sum(toss.outcome.released.values()), self.rng), self.rng)
+        self._horizon = start + edges[0].t_ms / 1000.0 if edges else float("inf")
+        player = self.player
 
-    def _run(self, toss_id: str, pieces: dict[str, int], context: dict[str, Any], source: str) -> None:
-        try:
-            started_at = time.time()
-            start = time.monotonic()
-            outcome = self.tower.toss(pieces)
-            released = [c for c in COLOURS for _ in range(outcome.released[c])]
-            self.rng.shuffle(released)
-            times = drop_times_ms(len(released), self.rng)
-            self.bus.publish("toss.started", {"toss_id": toss_id, "pieces_in": pieces, "started_at": started_at,
-                                              "source": source})
-            previous = 0.0
-            for index, t_ms in enumerate(times):
-                if not self._sleep_until(start, t_ms):
+        def play() -> None:
+            for i, edge in enumerate(edges):
+                if not player.play([edge], start, self._stopping):
                     return
-                self.bus.publish("toss.drop", {"toss_id": toss_id, "index": index, "t_ms": t_ms,
-                                               "gap_ms": round(t_ms - previous, 3), "blocked_ms": 4.0,
-                                               "double": False})
-                previous = t_ms
-            if not self._sleep_until(start, previous + SETTLE_QUIET_MS):
-                return
-            self.bus.publish("toss.settled", {"toss_id": toss_id, "drops": len(times)})
+                following = edges[i + 1].t_ms / 1000.0 if i + 1 < len(edges) else float("inf")
+                self._horizon = start + following
+
+        self._players = [t for t in self._players if t.is_alive()]
+        thread = threading.Thread(target=play, name=f"tower-sim-{toss.toss_id}", daemon=True)
+        self._players.append(thread)
+        thread.start()
+
+    # -- the worker ---------------------------------------------------------------------------
+    def _now(self) -> float:
+        assert self.rig is not None
+        if self.mode == "simulated":
+            return min(self.rig.ticks(), self._horizon)
+        return self.rig.ticks() - EDGE_LATENCY_S
+
+    def _watch(self) -> None:
+        """Feed edges and the clock to the timer; act on its events. The only thread that settles."""
+        assert self.rig is not None
+        beam = self.rig.beam
+        while not self._stopping.is_set():
+            try:
+                first = beam.edges.get(timeout=POLL_INTERVAL_S)
+            except queue.Empty:  # no edge: just let time pass
+                first = None
+            settled: tuple[_Toss, Settled] | None = None
+            with self._lock:
+                events: list[TimingEvent] = []
+                if first is not None:
+                    events += self.timer.edge(first.ticks, first.blocked)
+                for edge in beam.drain():
+                    events += self.timer.edge(edge.ticks, edge.blocked)
+                events += self.timer.poll(self._now())
+                for event in events:
+                    done = self._publish(event)
+                    if done is not None:
+                        settled = done
+            if settled is not None:
+                self._finish(*settled)
+
+    def _publish(self, event: TimingEvent) -> tuple[_Toss, Settled] | None:
+        """Publish one timing event (lock held); a settled toss is returned for the capture step."""
+        if isinstance(event, TossStarted):
+            if self._current is None:  # the beam started it: nobody said what went in
+                self._current = _Toss(uuid.uuid4().hex[:12], "beam", colour_counts(), time.time(),
+                                      {"game_id": None, "season": None, "round": None})
+            toss = self._current
+            self.bus.publish("toss.started", {"toss_id": toss.toss_id, "pieces_in": toss.pieces_in,
+                                              "started_at": toss.started_at, "source": toss.source})
+        elif isinstance(event, Drop) and self._current is not None:
+            self._current.drops.append(event)
+            self.bus.publish("toss.drop", {"toss_id": self._current.toss_id, "index": event.index,
+                                           "t_ms": event.t_ms, "gap_ms": event.gap_ms,
+                                           "blocked_ms": event.blocked_ms, "double": event.double})
+        elif isinstance(event, Fault):
+            self._beam_state = "fault"
+            self.bus.publish("tower.fault", {"kind": event.kind, "message": event.message})
+        elif isinstance(event, Settled) and self._current is not None:
+            self.bus.publish("toss.settled", {"toss_id": self._current.toss_id, "drops": len(event.drops)})
+            return self._current, event
+        return None
+
+    # -- capture, record, result ----------------------------------------------------------------
+    def _finish(self, toss: _Toss, settled: Settled) -> None:
+        """Capture and count, cross-check with the beam, store the record, then publish the result."""
+        try:
+            camera = self._count(toss)
+            beam_count = settled.beam_count
+            if toss.outcome is not None and camera is None:
+                counts, source, flagged = toss.outcome.released, "simulator-truth", False
+            else:
+                counts = colour_counts(camera.counts) if camera is not None else colour_counts()
+                source = "camera"
+                flagged = camera is None or needs_confirmation(beam_count, camera)
+            before, after = self._contents(toss, counts)
             record = TossRecord(
-                toss_id=toss_id, tower=self.tower_name, layer=self.tower.params.layer, mode=self.mode,
-                started_at=started_at, pieces_in=pieces, pieces_out=outcome.released,
-                contents_before=outcome.held_before, contents_after=outcome.held_after,
-                drop_times_ms=times, beam_count=len(times), camera_count=None,
-                counts_source="simulator-truth", **context,
+                toss_id=toss.toss_id, tower=self.tower_name, layer=self.tower.params.layer, mode=self.mode,
+                started_at=toss.started_at, pieces_in=toss.pieces_in, pieces_out=counts,
+                contents_before=before, contents_after=after,
+                drop_times_ms=[d.t_ms for d in settled.drops], beam_count=beam_count,
+                camera_count=camera.total if camera is not None else None,
+                counts_source=source, flagged=flagged, **toss.context,
             )
             save_toss(self.store, record)
             self.bus.publish("toss.result", {
-                "toss_id": toss_id, "counts": outcome.released, "unknown": 0, "source": "simulator-truth",
-                "beam_count": len(times), "camera_count": None, "flagged": False, "record": record.to_dict(),
+                "toss_id": toss.toss_id, "counts": counts, "unknown": camera.unknown if camera else 0,
+                "source": source, "beam_count": beam_count, "camera_count": record.camera_count,
+                "flagged": flagged, "record": record.to_dict(),
             })
+            if settled.silent:
+                self._report_silent_beam(toss, camera)
+            elif not self.timer.stuck:
+                self._beam_state = "ok"
+        except Exception as exc:  # a failed capture must not kill the tower: report it, go on
+            log.exception("toss %s could not be finished", toss.toss_id)
+            self.bus.publish("tower.fault", {"kind": "capture_failed",
+                                             "message": f"toss {toss.toss_id} could not be counted: {exc}"})
         finally:
-            self._busy.release()
+            with self._lock:
+                self._current = None
+                self._horizon = float("inf")
+
+    def _count(self, toss: _Toss) -> CameraCount | None:
+        if self.camera is None or self.rig is None:
+            return None
+        if toss.outcome is not None:
+            self.camera.show(toss.outcome.released)
+        return capture_count(self.rig.light, self.camera, self.camera)
+
+    def _contents(self, toss: _Toss, counts: ColourCounts) -> tuple[ColourCounts, ColourCounts]:
+        """What the tower held before and after: the simulator knows; on the Pi, a running estimate."""
+        if toss.outcome is not None:
+            return toss.outcome.held_before, toss.outcome.held_after
+        before = self._held
+        after = {c: max(0, before[c] + toss.pieces_in[c] - counts[c]) for c in COLOURS}
+        self._held = after
+        return before, after
+
+    def _report_silent_beam(self, toss: _Toss, camera: CameraCount | None) -> None:
+        """A toss the beam never saw: a disconnected sensor, a blind beam, or truly nothing fell."""
+        problem = self._self_test()
+        if problem is not None:
+            return  # _self_test published the disconnected fault
+        if camera is not None and camera.total == 0:
+            return  # nothing fell out: the beam was right to stay quiet
+        seen = f"the camera counted {camera.total}" if camera is not None else "there is no camera to check"
+        self._beam_state = "fault"
+        self.bus.publish("tower.fault", {"kind": "beam_dead", "message": (
+            f"no piece crossed the beam during toss {toss.toss_id} ({seen}); "
+            "check the beam's alignment at the tower exit"
+        )})
+
+    def _self_test(self) -> str | None:
+        """Switch the emitter off and on; publish ``beam_disconnected`` if the receiver did not follow."""
+        assert self.rig is not None
+        wait = (lambda _s: None) if self.mode == "simulated" else time.sleep
+        with self._lock:
+            problem = self.rig.emitter.self_test(self.rig.beam, wait)
+            for _ in self.rig.beam.drain():
+                pass  # the test's own edges are not pieces
+        if problem is None:
+            self._beam_state = "ok"
+            return None
+        self._beam_state = "fault"
+        kind = "beam_disconnected" if "disconnected" in problem else "beam_obstructed"
+        self.bus.publish("tower.fault", {"kind": kind, "message": problem})
+        return problem

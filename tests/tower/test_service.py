@@ -1,0 +1,198 @@
+"""The tower service on a simulated rig: MockFactory pins, the real BreakBeam and DropTimer."""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.errors import KeshiError
+from companion.events import Event, EventBus
+from companion.store import Store
+from companion.tower import service as service_module
+from companion.tower.record import iter_tosses
+from companion.tower.service import TowerBusyError, TowerService
+from firmware.capture import CameraCount
+from firmware.simulated import beam_edges
+
+FAST = 0.01  # simulated tower time runs 100x faster than a real tower
+
+
+class CheckingBus(EventBus):
+    """Records, at the moment ``toss.result`` is published, whether its toss is already stored."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__()
+        self.store = store
+        self.stored_before_result: list[bool] = []
+
+    def publish(self, topic: str, data: dict[str, Any] | None = None) -> Event:
+        if topic == "toss.result" and data is not None:
+            ids = [r.toss_id for r in iter_tosses(self.store)]
+            self.stored_before_result.append(data["toss_id"] in ids)
+        return super().publish(topic, data)
+
+
+class TruthCamera:
+    """A test camera that reports exactly what the simulated tower let fall (no vision needed)."""
+
+    name = "test"
+
+    def __init__(self) -> None:
+        self.pieces: dict[str, int] = {}
+
+    def show(self, pieces: Mapping[str, int]) -> None:
+        self.pieces = dict(pieces)
+
+    def capture(self) -> dict[str, int]:
+        return dict(self.pieces)
+
+    def count(self, frame: dict[str, int]) -> CameraCount:
+        return CameraCount(frame, 0)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with Store(tmp_path / "keshi.sqlite3") as s:
+        yield s
+
+
+@pytest.fixture
+def bus(store: Store) -> CheckingBus:
+    return CheckingBus(store)
+
+
+@pytest.fixture
+def tower(bus: CheckingBus, store: Store, tmp_path: Path) -> Iterator[TowerService]:
+    service = TowerService(bus, store, instance_dir=tmp_path, seed=11, time_scale=FAST)
+    service.start()
+    yield service
+    service.stop()
+
+
+def events_until(bus: EventBus, topic: str, timeout: float = 5.0, since: int = 0) -> list[Event]:
+    """Events after ``since`` up to and including the first ``topic`` one."""
+    with bus.subscribe(last_event_id=since) as sub:
+        seen: list[Event] = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            event = sub.get(timeout=0.05)
+            if event is not None:
+                seen.append(event)
+                if event.topic == topic:
+                    return seen
+    raise AssertionError(f"no {topic} within {timeout} s; saw {[e.topic for e in seen]}")
+
+
+def test_a_simulated_toss_runs_through_the_beam_and_is_stored_before_its_result(
+    tower: TowerService, bus: CheckingBus, store: Store
+) -> None:
+    pieces = {"red": 3, "white": 2, "black": 4}
+    toss_id = tower.toss(pieces, game_id="g1", season=2, round=3)
+    events = events_until(bus, "toss.result")
+    topics = [e.topic for e in events]
+    assert topics[0] == "toss.started" and topics[-2:] == ["toss.settled", "toss.result"]
+    assert all(e.data["toss_id"] == toss_id for e in events)
+    drops = [e.data for e in events if e.topic == "toss.drop"]
+    assert [d["index"] for d in drops] == list(range(len(drops)))
+    assert events[-2].data["drops"] == len(drops)
+    result = events[-1].data
+    assert result["beam_count"] >= len(drops)
+    assert sum(result["counts"].values()) <= sum(pieces.values())
+    assert bus.stored_before_result == [True]
+    (record,) = iter_tosses(store)
+    assert record.toss_id == toss_id and record.pieces_in["red"] == 3 and record.game_id == "g1"
+    assert record.drop_times_ms == [d["t_ms"] for d in drops]
+    assert record.round == 3 and record.mode == "simulated"
+
+
+def test_a_second_toss_before_the_first_settles_is_refused(tower: TowerService) -> None:
+    tower.toss({"red": 5})
+    with pytest.raises(TowerBusyError, match="still settling"):
+        tower.toss({"red": 5})
+
+
+def test_stop_returns_within_a_second_mid_toss(bus: CheckingBus, store: Store) -> None:
+    service = TowerService(bus, store, seed=1, time_scale=1.0)
+    service.start()
+    service.toss({"green": 12})
+    time.sleep(0.05)
+    began = time.monotonic()
+    service.stop()
+    assert time.monotonic() - began < 1.0
+
+
+def test_a_stuck_beam_is_reported_as_a_fault(tower: TowerService, bus: CheckingBus) -> None:
+    assert tower.player is not None
+    tower.player.inject("stuck")
+    fault = events_until(bus, "tower.fault")[-1]
+    assert fault.data["kind"] == "beam_stuck" and "2 s" in fault.data["message"]
+    assert tower.status()["beam"] == "fault"
+
+
+def test_an_unplugged_receiver_is_found_after_a_silent_toss(tower: TowerService, bus: CheckingBus) -> None:
+    assert tower.player is not None
+    tower.player.inject("disconnected")
+    tower.toss({"red": 6})
+    events = events_until(bus, "tower.fault")
+    assert "toss.result" in [e.topic for e in events]  # the toss is still counted and stored
+    assert events[-1].data["kind"] == "beam_disconnected"
+    assert "disconnected" in events[-1].data["message"]
+
+
+def test_a_blind_beam_that_misses_every_piece_is_a_dead_beam_fault(tower: TowerService, bus: CheckingBus) -> None:
+    assert tower.player is not None
+    tower.player.inject("blind")
+    tower.camera = TruthCamera()
+    tower.toss({"red": 12})
+    events = events_until(bus, "tower.fault")
+    result = [e for e in events if e.topic == "toss.result"][0].data
+    assert result["beam_count"] == 0 and result["camera_count"] > 0 and result["flagged"]
+    assert events[-1].data["kind"] == "beam_dead" and "camera counted" in events[-1].data["message"]
+
+
+def test_pieces_falling_together_make_the_camera_disagree_and_the_toss_flagged(
+    tower: TowerService, bus: CheckingBus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service_module, "beam_edges", functools.partial(beam_edges, together_p=1.0))
+    tower.camera = TruthCamera()
+    tower.toss({"yellow": 12})
+    result = events_until(bus, "toss.result")[-1].data
+    assert result["source"] == "camera"
+    assert result["camera_count"] >= 2 and result["beam_count"] < result["camera_count"]
+    assert result["flagged"] and result["record"]["flagged"]
+
+
+def test_agreeing_senses_are_not_flagged(
+    tower: TowerService, bus: CheckingBus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service_module, "beam_edges", functools.partial(beam_edges, together_p=0.0))
+    tower.camera = TruthCamera()
+    tower.toss({"pink": 9})
+    result = events_until(bus, "toss.result")[-1].data
+    assert result["beam_count"] == result["camera_count"] and not result["flagged"]
+
+
+def test_hardware_mode_off_the_pi_fails_with_one_clear_error(bus: CheckingBus, store: Store) -> None:
+    service = TowerService(bus, store, mode="hardware")
+    with pytest.raises(KeshiError, match="Raspberry Pi"):
+        service.start()
+    service.stop()
+
+
+def test_status_names_mode_beam_and_layer(bus: CheckingBus, store: Store) -> None:
+    service = TowerService(bus, store, layer="B2", tower="club", time_scale=FAST)
+    service.start()
+    try:
+        status = service.status()
+        assert status["mode"] == "simulated" and status["beam"] == "ok"
+        assert status["layer"] == "B2" and status["tower"] == "club"
+    finally:
+        service.stop()
