@@ -10,9 +10,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.rules.game import Game
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``keshi game replay`` and ``keshi game random``."""
     game = subparsers.add_parser("game", help="replay a game log or play a random legal game")
     game_sub = game.add_subparsers(dest="game_command", metavar="GAME_COMMAND")
@@ -50,10 +54,10 @@ def _random(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_result(game: object, *, as_json: bool) -> None:
+def _print_result(game: Game, *, as_json: bool) -> None:
     from companion.rules.report import result_summary, result_text
 
-    summary = result_summary(game)  # type: ignore[arg-type]
+    summary = result_summary(game)
     if as_json:
         json.dump(summary, sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -1,0 +1,45 @@
+"""Pending decisions: choices a player must make and questions the table must answer.
+
+A decision is plain data (``{"kind", "player", "prompt", "options", ...}``) kept in the game state,
+so it appears in ``to_dict`` and survives replay. Effect handlers raise ``NeedInput`` to pause until
+the decision is answered; they do so before changing any state, so a handler can simply run again
+once the answer is in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class NeedInput(Exception):  # noqa: N818 - a control-flow signal, not an error
+    """Raised inside an effect handler: the effect waits for ``decision``."""
+
+    def __init__(self, decision: dict[str, Any]) -> None:
+        super().__init__(decision["prompt"])
+        self.decision = decision
+
+
+def choice(player: int, prompt: str, options: list[Any]) -> dict[str, Any]:
+    """A decision for ``player``: pick one of ``options``."""
+    return {"kind": "choice", "player": player, "prompt": prompt, "options": options}
+
+
+def question(key: str, prompt: str, options: list[Any], *, multi: bool = False) -> dict[str, Any]:
+    """A question to the table about a printed board value; ``multi``: answer with a non-empty list."""
+    return {"kind": "question", "player": None, "key": key, "prompt": prompt, "options": options, "multi": multi}
+
+
+def bundle_options(max_total: int = 3) -> list[dict[str, int]]:
+    """Every non-empty resource bundle of at most ``max_total`` items (for cost/reward questions)."""
+    out: list[dict[str, int]] = []
+    for total in range(1, max_total + 1):
+        for water in range(total, -1, -1):
+            for dates in range(total - water, -1, -1):
+                dinars = total - water - dates
+                out.append({k: v for k, v in (("water", water), ("dates", dates), ("dinars", dinars)) if v})
+    return out
+
+
+def bundle_text(bundle: dict[str, int]) -> str:
+    """``{"dates": 1, "water": 1}`` -> ``"1 dates + 1 water"`` for prompts and reports."""
+    return " + ".join(f"{n} {k}" for k, n in sorted(bundle.items())) or "nothing"

@@ -1,0 +1,586 @@
+"""``Game``: applies actions to the state, runs the phases, lists legal actions, undoes.
+
+Model: boardgame.io's reducer plus python-chess's ``push``/``pop``. Every accepted action is
+validated completely *before* anything changes (so an error leaves the state untouched), then
+appended to ``log``; the state always equals ``Game.replay(setup, log)``, and ``undo`` is that
+replay without the last action. Between actions the engine runs automatic steps (exchanges,
+bonuses, end of round, scoring) until it needs a player, the tower or the table.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar
+
+from companion import COLOURS
+from companion.rules import scoring, sectors  # noqa: F401 - registers effect handlers
+from companion.rules.actions import Action, Answer, Choose, Claim, Release, Select, UseAssistant
+from companion.rules.board import ASSISTANT_SPACES, COLOUR_SECTOR, GOODS, ROUNDS, SEASONS, SECTORS
+from companion.rules.decisions import NeedInput, choice, question
+from companion.rules.effects import HANDLERS, Effect, room
+from companion.rules.errors import (
+    IllegalAnswer,
+    IllegalAssistant,
+    IllegalChoice,
+    IllegalClaim,
+    IllegalRelease,
+    IllegalSelection,
+    NotYourTurn,
+    RuleError,
+    WrongPhase,
+)
+from companion.rules.setup import SetupOptions, initial_state, resolve_setup
+from companion.rules.state import GameState, PlayerState
+
+TABLE = "table"
+
+
+class Game:
+    """One Marrakesh Essential game. Create with ``Game.new(SetupOptions(...))``."""
+
+    edition: ClassVar[str] = "essential"
+
+    def __init__(self, setup: dict[str, Any]) -> None:
+        self.s: GameState = initial_state(setup)
+        self.log: list[Action] = []
+        self._run()
+
+    # --- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, options: SetupOptions) -> Game:
+        """A new game from setup options (random draws from ``options.seed``)."""
+        return cls(resolve_setup(options))
+
+    @classmethod
+    def replay(cls, setup: dict[str, Any], actions: Sequence[Action]) -> Game:
+        """Rebuild a game from its resolved setup and action log."""
+        game = cls(setup)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    # --- views ------------------------------------------------------------------------------------
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        """The resolved setup (first line of the log)."""
+        return self.s.setup
+
+    @property
+    def profile(self) -> dict[str, Any]:
+        """The board profile: printed values shipped or answered so far."""
+        return self.s.profile
+
+    @property
+    def phase(self) -> str:
+        """select, toss, claim, exchange, assistants, round_end, season_end, final or finished."""
+        return self.s.phase
+
+    @property
+    def season(self) -> int:
+        """Season 1-3."""
+        return self.s.season
+
+    @property
+    def round(self) -> int:
+        """Round 1-4 of the season."""
+        return self.s.round
+
+    @property
+    def finished(self) -> bool:
+        """True after final scoring."""
+        return self.s.finished
+
+    @property
+    def pending(self) -> dict[str, Any] | None:
+        """The decision or question the game waits for, if any."""
+        return self.s.pending
+
+    @property
+    def players(self) -> list[PlayerState]:
+        """The player boards in seat order."""
+        return self.s.players
+
+    def p(self, index: int) -> PlayerState:
+        """Player ``index``'s board."""
+        return self.s.players[index]
+
+    def name(self, index: int) -> str:
+        """Player ``index``'s name."""
+        return self.s.players[index].name
+
+    def round_number(self) -> int:
+        """Rounds since the start of the game (1-12)."""
+        return (self.s.season - 1) * ROUNDS + self.s.round
+
+    @property
+    def to_move(self) -> int | str | None:
+        """The seat that must act now, ``"table"`` (tower release, questions), or None when finished."""
+        s = self.s
+        if s.pending is not None:
+            player = s.pending["player"]
+            return TABLE if player is None else int(player)
+        if s.phase == "select":
+            for i in s.order():
+                if not s.players[i].has_selected:
+                    return i
+        if s.phase == "toss":
+            return TABLE
+        if s.phase in ("claim", "assistants"):
+            return s.order()[s.turn]
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view of the whole state (equal for equal games)."""
+        out = self.s.to_dict()
+        out["edition"] = self.edition
+        out["to_move"] = self.to_move
+        out["tower"] = {"inside": out.pop("tower_inside"), "tossed_total": out.pop("tossed_total"),
+                        "released_total": out.pop("released_total"), "display": out.pop("display"),
+                        "supply": out.pop("supply")}
+        return out
+
+    def winners(self) -> list[int]:
+        """Winning seats (palace-then-mosque tie-breaks); meaningful once finished."""
+        return scoring.winners(self)
+
+    # --- effect machinery (used by handlers) -------------------------------------------------------
+
+    def push(self, *effects: Effect) -> None:
+        """Schedule ``effects`` to run next, in the given order."""
+        self.s.stack.extend(reversed(effects))
+
+    def pick(self, eff: Effect, player: int, prompt: str, options: list[Any]) -> Any:
+        """The player's answer for this effect, or pause for it (a single option is taken at once)."""
+        if "_choice" in eff:
+            return eff.pop("_choice")
+        if len(options) == 1:
+            return options[0]
+        raise NeedInput(choice(player, prompt, options))
+
+    def value(self, key: str, prompt: str, options: list[Any], *, multi: bool = False) -> Any:
+        """A printed board value from the profile, or pause and ask the table."""
+        if key in self.s.profile:
+            return self.s.profile[key]
+        raise NeedInput(question(key, prompt, options, multi=multi))
+
+    def _run(self) -> None:
+        """Run effects and automatic phase steps until a player, the tower or the table must act."""
+        s = self.s
+        while s.pending is None:
+            if s.stack:
+                eff = s.stack.pop()
+                try:
+                    HANDLERS[eff["k"]](self, eff)
+                except NeedInput as wait:
+                    s.stack.append(eff)
+                    s.pending = wait.decision
+                    return
+            elif not self._step():
+                return
+
+    # --- automatic phase steps ------------------------------------------------------------------------
+
+    def _step(self) -> bool:
+        """One automatic transition; False when the game waits for an action."""
+        s = self.s
+        if s.phase == "select":
+            if not all(p.has_selected for p in s.players):
+                return False
+            for p in s.players:
+                for c in p.selected:
+                    s.tower_inside[c] += 1
+                    s.tossed_total[c] += 1
+            s.phase = "toss"
+            return True
+        if s.phase == "claim":
+            return self._claim_step()
+        if s.phase == "exchange":
+            s.phase, s.turn = "assistants", 0
+            return True
+        if s.phase == "assistants":
+            current = s.players[s.order()[s.turn]]
+            if current.assistants:
+                return False
+            self._refill_displays()
+            s.turn += 1
+            if s.turn == len(s.players):
+                self._end_round()
+            return True
+        if s.phase == "round_end":
+            self._next_round()
+            return True
+        if s.phase == "season_end":
+            self._next_season()
+            return True
+        if s.phase == "final":
+            s.phase, s.finished = "finished", True
+        return False
+
+    def _claim_step(self) -> bool:
+        s = self.s
+        n = len(s.players)
+        if sum(s.display.values()):
+            for offset in range(n):
+                seat = s.order()[(s.turn + offset) % n]
+                if self.legal_claims(seat):
+                    if offset == 0:
+                        return False
+                    s.turn = (s.turn + offset) % n  # players without a legal claim are skipped
+                    return True
+            for c in COLOURS:  # nobody may claim the rest: back to the supply (digest A4)
+                s.supply[c] += s.display[c]
+                s.returned_unclaimed[c] += s.display[c]
+                s.display[c] = 0
+        effects: list[Effect] = []
+        for seat in s.order():
+            p = s.players[seat]
+            effects += [{"k": "gain", "p": seat, "colour": c} for c in p.claimed]
+            for c in p.claimed:
+                s.supply[c] += 1  # the wooden keshi goes back to the supply (EN:L665-669)
+            p.claimed = []
+        s.phase = "exchange"
+        self.push(*effects)
+        return True
+
+    def _refill_displays(self) -> None:
+        """Scroll and luxury displays are refilled at the end of a player's turn (EN:L843-846, L1072)."""
+        s = self.s
+        for colour, shown in s.scroll_display.items():
+            stack = s.scroll_stacks[colour]
+            while len(shown) < 3 and stack:
+                shown.append(stack.pop(0))
+        while len(s.luxury_display) < 5 and s.luxury_stack:
+            s.luxury_display.append(s.luxury_stack.pop(0))
+
+    def _end_round(self) -> None:
+        """Phase 4: river bonus in turn order, placeholder swaps (EN:L1200-1250)."""
+        s = self.s
+        s.phase = "round_end"
+        effects: list[Effect] = [{"k": "rapid_choice", "p": i} for i in s.order()]
+        effects += [{"k": "placeholder_swap", "p": i} for i in s.order() if s.players[i].placeholders]
+        self.push(*effects)
+
+    def _next_round(self) -> None:
+        s = self.s
+        s.start_player = (s.start_player + 1) % len(s.players)  # the camel passes left
+        for p in s.players:
+            p.selected, p.has_selected = [], False
+        if s.round < ROUNDS:
+            s.round += 1
+            s.phase = "select"
+            return
+        s.phase = "season_end"
+        effects: list[Effect] = [{"k": "river_eval"}]
+        effects += [{"k": "provisions", "p": i} for i in s.order(s.season_player)]
+        if s.season < SEASONS:
+            effects += [{"k": "reveal_provision", "p": i} for i in s.order(s.season_player)]
+        self.push(*effects)
+
+    def _next_season(self) -> None:
+        """Prepare the next season (EN:L1297-1330) or start final scoring."""
+        s = self.s
+        if s.season == SEASONS:
+            s.phase = "final"
+            self.push(*scoring.final_effects(self))
+            return
+        s.season += 1
+        s.round = 1
+        s.exchange_offices.pop(0)
+        n = len(s.players)
+        s.season_player = (s.season_player + 1) % n
+        s.start_player = s.season_player
+        leaders = sorted(s.order(s.season_player), key=lambda i: -s.players[i].score)  # digest A20
+        for c in COLOURS:
+            short = max(0, n - s.supply[c])
+            for seat in range(n):
+                p = s.players[seat]
+                if seat in leaders[:short]:
+                    p.placeholders.append(c)  # a cardboard placeholder instead (EN:L1317-1330)
+                else:
+                    p.screen[c] += 1
+                    s.supply[c] -= 1
+        s.phase = "select"
+
+    # --- legal actions -----------------------------------------------------------------------------
+
+    def legal_claims(self, seat: int | None = None) -> list[Claim]:
+        """Legal claims of ``seat`` (default: the player to move) in phase 2 (EN:L620-652)."""
+        s = self.s
+        if s.phase != "claim" or s.pending is not None:
+            return []
+        if seat is None:
+            seat = s.order()[s.turn]
+        p = s.players[seat]
+        room_of = {c: room(self, seat, c, p.claimed.count(c)) for c in COLOURS if s.display[c] > 0}
+        if 61 in p.scrolls:  # 2 keshis of any colours (scroll 61)
+            singles = [c for c, r in room_of.items() if r > 0]
+            pairs = [Claim(seat, (a, b)) for a, b in itertools.combinations(singles, 2)]
+            pairs += [Claim(seat, (c, c)) for c in singles if s.display[c] >= 2 and room_of[c] >= 2]
+            if pairs:
+                return pairs
+            return [Claim(seat, (c,)) for c in singles]
+        out = []
+        for c, r in room_of.items():
+            take = min(2, s.display[c], r)
+            if take > 0:
+                out.append(Claim(seat, (c,) * take))
+        return out
+
+    def legal_actions(self) -> Iterator[Action]:
+        """Every action the actor to move may apply now (lazy)."""
+        s = self.s
+        if s.pending is not None:
+            if s.pending["kind"] == "question":
+                for option in s.pending["options"]:
+                    yield Answer(s.pending["key"], [option] if s.pending["multi"] else option)
+            else:
+                for option in s.pending["options"]:
+                    yield Choose(s.pending["player"], option)
+            return
+        if s.phase == "select":
+            seat = self.to_move
+            assert isinstance(seat, int)
+            yield from self._legal_selections(seat)
+        elif s.phase == "toss":
+            yield Release({c: n for c, n in s.tower_inside.items() if n})
+            yield Release({})
+        elif s.phase == "claim":
+            yield from self.legal_claims()
+        elif s.phase == "assistants":
+            seat = s.order()[s.turn]
+            for sector in sorted(set(s.players[seat].assistants), key=SECTORS.index):
+                if sectors.new_keshi_possible(self, seat, sector):
+                    yield UseAssistant(seat, sector, "keshi")
+                if sectors.action_possible(self, seat, sector):
+                    yield UseAssistant(seat, sector, "action")
+                if self._must_forfeit(seat, sector):
+                    yield UseAssistant(seat, sector, "forfeit")
+
+    def _legal_selections(self, seat: int) -> Iterator[Select]:
+        p = self.s.players[seat]
+        available = [c for c in COLOURS for _ in range(p.screen[c])]
+        size = min(3, len(available))
+        for combo in sorted(set(itertools.combinations(available, size))):
+            fixed = [COLOUR_SECTOR[c] for c in combo if c != "red"]
+            reds = combo.count("red")
+            free = [sec for sec in SECTORS if fixed.count(sec) < ASSISTANT_SPACES[sec]]
+            for wild in itertools.product(free, repeat=reds):
+                if self._deployment_error(fixed + list(wild)) is None:
+                    yield Select(seat, combo, wild)
+
+    @staticmethod
+    def _deployment_error(targets: list[str]) -> str | None:
+        for sector in set(targets):
+            if targets.count(sector) > ASSISTANT_SPACES[sector]:
+                return sector
+        return None
+
+    # --- applying ---------------------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Validate and apply ``action``; on a rule violation raise ``RuleError`` and change nothing."""
+        if self.s.finished:
+            raise WrongPhase("the game is over: no more actions")
+        if isinstance(action, Answer):
+            self._answer(action)
+        elif isinstance(action, Choose):
+            self._choose(action)
+        elif self.s.pending is not None:
+            raise WrongPhase(f"{self._actor_text()} must first answer: {self.s.pending['prompt']}")
+        elif isinstance(action, Select):
+            self._select(action)
+        elif isinstance(action, Release):
+            self._release(action)
+        elif isinstance(action, Claim):
+            self._claim(action)
+        elif isinstance(action, UseAssistant):
+            self._use_assistant(action)
+        else:
+            raise RuleError(f"not an action: {action!r}")
+        self.log.append(action)
+        self._run()
+
+    def undo(self) -> Action:
+        """Take back the last action (by replaying the rest of the log); returns it."""
+        if not self.log:
+            raise RuleError("nothing to undo: the game is at its start")
+        last = self.log[-1]
+        rebuilt = type(self).replay(self.s.setup, self.log[:-1])
+        self.s, self.log = rebuilt.s, rebuilt.log
+        return last
+
+    def _actor_text(self) -> str:
+        actor = self.to_move
+        return "the table" if actor == TABLE else self.name(int(actor)) if actor is not None else "nobody"
+
+    def _seat(self, seat: int, rule: type[RuleError]) -> PlayerState:
+        if not isinstance(seat, int) or not 0 <= seat < len(self.s.players):
+            raise rule(f"there is no player {seat!r} in this {len(self.s.players)}-player game")
+        return self.s.players[seat]
+
+    def _expect_turn(self, seat: int) -> None:
+        if self.to_move != seat:
+            raise NotYourTurn(f"it is not {self.name(seat)}'s turn: {self._actor_text()} must act now "
+                              f"(phase {self.s.phase})")
+
+    def _select(self, a: Select) -> None:
+        s = self.s
+        if s.phase != "select":
+            raise WrongPhase(f"{self._player_name(a.player)} cannot select keshis in phase {s.phase}")
+        p = self._seat(a.player, IllegalSelection)
+        if p.has_selected:
+            raise IllegalSelection(f"{p.name} has already selected keshis this round")
+        size = min(3, sum(p.screen.values()))
+        if len(a.colours) != size:
+            raise IllegalSelection(f"{p.name} must select exactly {size} keshis, not {len(a.colours)}")
+        for c in set(a.colours):
+            if c not in COLOURS:
+                raise IllegalSelection(f"{p.name} selected unknown colour {c!r}")
+            if a.colours.count(c) > p.screen[c]:
+                why = " (a cardboard placeholder cannot be selected)" if c in p.placeholders else ""
+                raise IllegalSelection(f"{p.name} has no {c} keshi left behind the screen{why}")
+        reds = a.colours.count("red")
+        if len(a.wild_sectors) != reds:
+            raise IllegalSelection(f"{p.name} must name one sector per red keshi ({reds}), "
+                                   f"not {len(a.wild_sectors)}")
+        for sector in a.wild_sectors:
+            if sector not in SECTORS:
+                raise IllegalSelection(f"{p.name} sent a red keshi's assistant to unknown sector {sector!r}")
+        targets = [COLOUR_SECTOR[c] for c in a.colours if c != "red"] + list(a.wild_sectors)
+        full = self._deployment_error(targets)
+        if full is not None:
+            raise IllegalSelection(f"{p.name} cannot put {targets.count(full)} assistants in the {full}: "
+                                   f"it has {ASSISTANT_SPACES[full]} assistant space(s)")
+        for c in a.colours:
+            p.screen[c] -= 1
+        p.selected, p.assistants, p.has_selected = list(a.colours), targets, True
+
+    def _player_name(self, seat: Any) -> str:
+        return self.name(seat) if isinstance(seat, int) and 0 <= seat < len(self.s.players) else f"player {seat!r}"
+
+    def _release(self, a: Release) -> None:
+        s = self.s
+        if s.phase != "toss":
+            raise WrongPhase(f"the tower releases keshis only after the toss, not in phase {s.phase}")
+        for c, n in a.counts.items():
+            if c not in COLOURS or not isinstance(n, int) or n < 0:
+                raise IllegalRelease(f"tower release must count each of the 12 colours >= 0: {c!r}: {n!r}")
+            if n > s.tower_inside[c]:
+                raise IllegalRelease(f"the tower cannot release {n} {c} keshis: only {s.tower_inside[c]} are inside")
+        for c, n in a.counts.items():
+            s.tower_inside[c] -= n
+            s.released_total[c] += n
+            s.display[c] += n
+        s.phase, s.turn = "claim", 0
+
+    def _claim(self, a: Claim) -> None:
+        s = self.s
+        if s.phase != "claim":
+            raise WrongPhase(f"{self._player_name(a.player)} cannot claim keshis in phase {s.phase}")
+        p = self._seat(a.player, IllegalClaim)
+        self._expect_turn(a.player)
+        legal = self.legal_claims(a.player)
+        if a not in legal and Claim(a.player, tuple(reversed(a.colours))) not in legal:
+            raise IllegalClaim(self._claim_error(a, p, legal))
+        for c in a.colours:
+            s.display[c] -= 1
+            p.claimed.append(c)
+        s.turn = (s.turn + 1) % len(s.players)
+
+    def _claim_error(self, a: Claim, p: PlayerState, legal: list[Claim]) -> str:
+        s = self.s
+        options = ", ".join("+".join(c.colours) for c in legal)
+        for c in a.colours:
+            if c not in COLOURS:
+                return f"{p.name} claimed unknown colour {c!r}"
+            if s.display[c] < a.colours.count(c):
+                return f"{p.name} cannot claim {a.colours.count(c)} {c}: the tower base shows {s.display[c]}"
+            if c not in GOODS and room(self, a.player, c, p.claimed.count(c)) == 0:
+                sector = COLOUR_SECTOR.get(c, "water vendors") if c != "red" else "water vendors"
+                return (f"{p.name}'s {sector.replace('_', ' ')} is complete: "
+                        f"{p.name} may not claim {c} keshis")
+        if len(set(a.colours)) > 1 and 61 not in p.scrolls:
+            return f"{p.name} may claim keshis of a single colour only (scroll 61 not held); legal: {options}"
+        c = a.colours[0] if a.colours else "?"
+        if len(a.colours) == 1 and c in COLOURS and s.display[c] >= 2:
+            return (f"{p.name} must take 2 {c} keshis: 2 are available and the sector has room "
+                    f"(digest A1); legal: {options}")
+        if len(a.colours) == 2 and c in COLOURS and room(self, a.player, c, p.claimed.count(c)) < 2:
+            return (f"{p.name} may take only 1 {c} keshi: the sector has 1 free space or its marker is on 7; "
+                    f"legal: {options}")
+        return f"{p.name} cannot claim {'+'.join(a.colours) or 'nothing'}; legal: {options}"
+
+    def _use_assistant(self, a: UseAssistant) -> None:
+        s = self.s
+        if s.phase != "assistants":
+            raise WrongPhase(f"{self._player_name(a.player)} cannot use assistants in phase {s.phase}")
+        p = self._seat(a.player, IllegalAssistant)
+        self._expect_turn(a.player)
+        if a.sector not in p.assistants:
+            raise IllegalAssistant(f"{p.name} has no unused assistant in the {a.sector.replace('_', ' ')}")
+        if a.mode == "keshi":
+            if not sectors.new_keshi_possible(self, a.player, a.sector):
+                raise IllegalAssistant(f"{p.name}'s {a.sector.replace('_', ' ')} is complete: "
+                                       f"{p.name} may not take a new keshi there")
+            follow: Effect | None = sectors.new_keshi_effect(a.player, a.sector)
+        elif a.mode == "action":
+            if not sectors.action_possible(self, a.player, a.sector):
+                raise IllegalAssistant(f"{p.name} cannot perform the {a.sector.replace('_', ' ')} action now "
+                                       "(it would have no effect; take a new keshi instead)")
+            follow = sectors.sector_action_effect(a.player, a.sector)
+        elif a.mode == "forfeit":
+            if not self._must_forfeit(a.player, a.sector):
+                raise IllegalAssistant(f"{p.name} may forfeit the {a.sector.replace('_', ' ')} assistant only "
+                                       "when neither a new keshi nor the sector action is possible")
+            follow = None
+        else:
+            raise IllegalAssistant(f"{p.name}'s assistant mode must be 'keshi', 'action' or 'forfeit', "
+                                   f"not {a.mode!r}")
+        p.assistants.remove(a.sector)
+        if a.sector in p.water_vendors:  # water vendor: +1 water first (EN:L1212-1218)
+            p.resources["water"] += 2 if 35 in p.scrolls else 1
+            if 50 in p.scrolls:
+                p.add_points("scrolls", 2)
+        if follow is not None:
+            self.push(follow)
+
+    def _must_forfeit(self, seat: int, sector: str) -> bool:
+        """Neither option is possible (complete sector, action without effect): the assistant is spent.
+
+        The rulebook does not cover this case; the engine lets the player remove the assistant
+        (the water vendor still pays, as the assistant was used in that sector).
+        """
+        return not sectors.new_keshi_possible(self, seat, sector) and not sectors.action_possible(self, seat, sector)
+
+    def _choose(self, a: Choose) -> None:
+        pending = self.s.pending
+        if pending is None or pending["kind"] != "choice":
+            raise IllegalChoice(f"{self._player_name(a.player)} has nothing to choose now")
+        if a.player != pending["player"]:
+            raise NotYourTurn(f"it is not {self._player_name(a.player)}'s choice: {self._actor_text()} "
+                              f"must answer: {pending['prompt']}")
+        if a.option not in pending["options"]:
+            raise IllegalChoice(f"{self.name(a.player)} chose {a.option!r}, which is not an option for "
+                                f"'{pending['prompt']}'; options: {pending['options']}")
+        self.s.stack[-1]["_choice"] = a.option
+        self.s.pending = None
+
+    def _answer(self, a: Answer) -> None:
+        pending = self.s.pending
+        if pending is None or pending["kind"] != "question":
+            raise IllegalAnswer(f"there is no open question about {a.key!r}")
+        if a.key != pending["key"]:
+            raise IllegalAnswer(f"the open question is about {pending['key']!r}, not {a.key!r}")
+        if pending["multi"]:
+            ok = (isinstance(a.value, list) and a.value and len(set(map(repr, a.value))) == len(a.value)
+                  and all(v in pending["options"] for v in a.value))
+        else:
+            ok = a.value in pending["options"]
+        if not ok:
+            raise IllegalAnswer(f"{a.value!r} is not a possible answer to '{pending['prompt']}'; "
+                                f"options: {pending['options']}")
+        self.s.profile[a.key] = a.value
+        self.s.pending = None

@@ -1,0 +1,38 @@
+"""The result of a game for people and for JSON: scores, breakdowns, winners."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules.game import Game
+
+
+def result_summary(game: Game) -> dict[str, Any]:
+    """``{"players": [{"name", "score", "breakdown"}...], "finished", "winners", ...}``."""
+    return {
+        "edition": game.edition,
+        "finished": game.finished,
+        "season": game.season,
+        "round": game.round,
+        "phase": game.phase,
+        "actions": len(game.log),
+        "winners": [game.name(i) for i in game.winners()] if game.finished else [],
+        "players": [
+            {"name": p.name, "score": p.score, "breakdown": dict(sorted(p.breakdown.items())),
+             "resources": dict(p.resources), "markers": dict(p.markers), "palace": p.palace, "mosque": p.mosque}
+            for p in game.players
+        ],
+    }
+
+
+def result_text(summary: dict[str, Any]) -> str:
+    """A short human-readable report of ``result_summary``."""
+    state = "finished" if summary["finished"] else (
+        f"in progress: season {summary['season']}, round {summary['round']}, phase {summary['phase']}")
+    lines = [f"Marrakesh ({summary['edition']}), {summary['actions']} actions, {state}"]
+    for p in summary["players"]:
+        parts = ", ".join(f"{k} {v:+d}" for k, v in p["breakdown"].items() if v)
+        lines.append(f"  {p['name']}: {p['score']} points ({parts})")
+    if summary["winners"]:
+        lines.append(f"Winner: {' and '.join(summary['winners'])}")
+    return "\n".join(lines) + "\n"

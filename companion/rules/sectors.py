@@ -1,0 +1,450 @@
+"""Phase 3: the new-keshi option and the 8 sector actions (EN:L716-1190).
+
+``action_possible`` implements digest A7 (a sector action that cannot be resolved cannot be chosen,
+as in Jan's main-square example EN:L805-816). Each action is an effect handler; purchases that may
+repeat (madrasa scrolls, city gates, oases) re-push themselves until the player is done.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.rules.board import GOODS, RESOURCES, SECTOR_COLOUR, SQUARE_BONUSES
+from companion.rules.catalogue import scroll_tier
+from companion.rules.decisions import bundle_options
+from companion.rules.effects import Effect, gainable_colours, handler, room
+from companion.rules.tiles import SCROLL_EFFECTS
+
+if TYPE_CHECKING:
+    from companion.rules.game import Game
+
+DONE = "done"
+
+
+def new_keshi_possible(g: Game, player: int, sector: str) -> bool:
+    """Option (a) is allowed unless the sector is complete; the souk never is (EN:L740-748)."""
+    if sector == "souk":
+        return True
+    return room(g, player, SECTOR_COLOUR[sector]) > 0
+
+
+def new_keshi_effect(player: int, sector: str) -> Effect:
+    """The effect of option (a) in ``sector``: a keshi of the sector's colour (souk: goods of choice)."""
+    return {"k": "gain", "p": player, "colour": "goods" if sector == "souk" else SECTOR_COLOUR[sector]}
+
+
+def action_possible(g: Game, player: int, sector: str) -> bool:
+    """Whether the sector action of ``sector`` has a legal resolution for ``player`` now (digest A7)."""
+    p = g.p(player)
+    if sector == "river":
+        return p.markers["turquoise"] > 0
+    if sector == "date_orchard":
+        return p.markers["green"] > 0
+    if sector == "palace":
+        return p.markers["white"] > 0
+    if sector == "mosque":
+        return p.markers["black"] > 0
+    if sector == "main_square":
+        return bool(p.entertainers)
+    if sector == "souk":
+        return sum(p.goods.values()) > 0 and bool(g.s.exchange_offices)
+    if sector == "madrasa":
+        return bool(madrasa_options(g, player, p.markers["gray"], first=True))
+    if sector == "medina":
+        return p.watchtower > 0 and any(g.s.workshops) and len(p.gates) < 8
+    if sector == "sahara":
+        return any(_unclaimed_discovered(g, player))
+    return False
+
+
+def sector_action_effect(player: int, sector: str) -> Effect:
+    """The effect that performs ``sector``'s action."""
+    return {"k": f"act_{sector}", "p": player}
+
+
+# --- marker sectors -----------------------------------------------------------------------------------
+
+@handler("act_river")
+def act_river(g: Game, eff: Effect) -> None:
+    """Fisherman moves as many steps as the turquoise marker (EN:L762-772)."""
+    g.push({"k": "river", "p": eff["p"], "steps": g.p(eff["p"]).markers["turquoise"]})
+
+
+@handler("act_date_orchard")
+def act_date_orchard(g: Game, eff: Effect) -> None:
+    """Dates equal to the green marker (EN:L877-880)."""
+    p = g.p(eff["p"])
+    p.resources["dates"] += p.markers["green"]
+
+
+@handler("act_palace")
+def act_palace(g: Game, eff: Effect) -> None:
+    """Courtier climbs as many steps as the white marker (EN:L940-945)."""
+    g.push({"k": "stair", "p": eff["p"], "which": "palace", "steps": g.p(eff["p"]).markers["white"]})
+
+
+@handler("act_mosque")
+def act_mosque(g: Game, eff: Effect) -> None:
+    """Imam's student climbs as many steps as the black marker (EN:L946-949)."""
+    g.push({"k": "stair", "p": eff["p"], "which": "mosque", "steps": g.p(eff["p"]).markers["black"]})
+
+
+# --- main square ------------------------------------------------------------------------------------
+
+@handler("act_main_square")
+def act_main_square(g: Game, eff: Effect) -> None:
+    """Rotate the audience disc one section clockwise, then pick one entertainer (EN:L817-832)."""
+    p = g.p(eff["p"])
+    p.disc_orientation = (p.disc_orientation + 1) % 8
+    g.push({"k": "square_pick", "p": eff["p"]})
+
+
+def spectators(g: Game, player: int, space: str) -> int:
+    """Spectators on the disc section facing ``space`` now (ring and disc values from the profile)."""
+    position: int = g.value(f"square.position.{space}",
+                            f"At which ring position (0-7, clockwise from the top) is the main-square "
+                            f"{space} space?", list(range(8)))
+    section = (position - g.p(player).disc_orientation) % 8
+    count: int = g.value(f"disc.section.{section}",
+                         f"How many spectators are on section {section} of the audience disc (pink side)?",
+                         list(range(0, 5)))
+    return count + (1 if 31 in g.p(player).scrolls else 0)
+
+
+@handler("square_pick")
+def square_pick(g: Game, eff: Effect) -> None:
+    """Gain the chosen entertainer's bonus once per spectator facing it."""
+    player = eff["p"]
+    space = g.pick(eff, player, "Which entertainer's bonus do you take?",
+                   [b for b in SQUARE_BONUSES if b in g.p(player).entertainers])
+    times = spectators(g, player, space)
+    g.push({"k": "square_bonus", "p": player, "bonus": space, "times": times})
+
+
+# --- souk ---------------------------------------------------------------------------------------------
+
+@handler("act_souk")
+def act_souk(g: Game, eff: Effect) -> None:
+    """Exchange office once, or buy 1 luxury good (EN:L834-848, L886-898)."""
+    p = g.p(eff["p"])
+    options = [f"office:{c}" for c in GOODS if p.goods[c] > 0]
+    for tile in g.s.luxury_display:
+        cost = luxury_cost(g, tile)
+        if all(p.goods[c] >= n for c, n in cost.items()):
+            options.append(f"luxury:{tile}")
+    pick = g.pick(eff, eff["p"], "Exchange 1 goods keshi at the office, or buy a luxury good?", options)
+    kind, _, arg = pick.partition(":")
+    if kind == "office":
+        g.push({"k": "office", "p": eff["p"], "colour": arg})
+    else:
+        g.push({"k": "luxury", "p": eff["p"], "tile": int(arg)})
+
+
+def luxury_cost(g: Game, tile: int) -> dict[str, int]:
+    """Goods keshis luxury good ``tile`` costs (asked once per tile)."""
+    goods_bundles = [{k: v for k, v in zip(GOODS, (y, o, u), strict=True) if v}
+                     for y in range(4) for o in range(4) for u in range(4) if 1 <= y + o + u <= 5]
+    cost: dict[str, int] = g.value(f"luxury.{tile}.cost", f"What does luxury good #{tile} cost (goods keshis)?",
+                                   goods_bundles)
+    return cost
+
+
+@handler("office")
+def office(g: Game, eff: Effect) -> None:
+    """Return 1 goods keshi, receive the active exchange office's resources for that colour."""
+    office_id = g.s.exchange_offices[0]
+    reward: dict[str, int] = g.value(f"office.{office_id}.{eff['colour']}",
+                                     f"What does exchange office #{office_id} give for 1 {eff['colour']} keshi?",
+                                     bundle_options())
+    p = g.p(eff["p"])
+    p.goods[eff["colour"]] -= 1
+    for kind, n in reward.items():
+        p.resources[kind] += n
+    if 18 in p.scrolls:
+        g.push({"k": "resource", "p": eff["p"]})
+
+
+@handler("luxury")
+def luxury(g: Game, eff: Effect) -> None:
+    """Pay a luxury good's goods keshis, take the tile and its points and resources at once."""
+    tile = eff["tile"]
+    cost = luxury_cost(g, tile)
+    reward_options = [{"points": n, **b} for n in range(0, 16) for b in [{}, *bundle_options(2)]]
+    reward: dict[str, int] = g.value(f"luxury.{tile}.reward",
+                                     f"What does luxury good #{tile} give (points and resources)?", reward_options)
+    kind: str = g.value(f"luxury.{tile}.type", f"Which luxury good is #{tile}?",
+                        ["slipper", "tajine", "dagger", "oil_lamp", "necklace"])
+    del kind  # asked now so oases 14-18 can score it later
+    p = g.p(eff["p"])
+    for colour, n in cost.items():
+        p.goods[colour] -= n
+    g.s.luxury_display.remove(tile)
+    p.luxury_goods.append(tile)
+    for key, n in reward.items():
+        if key == "points":
+            p.add_points("luxury_goods", n)
+        else:
+            p.resources[key] += n
+
+
+# --- madrasa -----------------------------------------------------------------------------------------
+
+def madrasa_options(g: Game, player: int, budget: int, *, first: bool, only: str | None = None) -> list[str]:
+    """Scrolls ``player`` can buy now within ``budget`` gray requirement, and refresh options."""
+    p = g.p(player)
+    out: list[str] = []
+    for colour, tiles in g.s.scroll_display.items():
+        if only is not None and colour != only:
+            continue
+        for n in tiles:
+            _, requirement, cost = scroll_tier(n)
+            if n in SCROLL_EFFECTS and requirement <= budget and cost <= p.resources["dates"]:
+                out.append(f"scroll:{n}")
+    if first and only is None and p.refreshed_round != g.round_number() and p.resources["dinars"] >= 1:
+        for colour, stack in g.s.scroll_stacks.items():
+            tiles = g.s.scroll_display.get(colour, [])
+            if not stack or not tiles:
+                continue
+            _, requirement, cost = scroll_tier(tiles[0])
+            if requirement <= budget and cost <= p.resources["dates"]:
+                out.append(f"refresh:{colour}")
+    return out
+
+
+@handler("act_madrasa")
+def act_madrasa(g: Game, eff: Effect) -> None:
+    """Buy scrolls: total requirement <= gray marker, pay their dates (EN:L920-938, L1072-1077)."""
+    g.push({"k": "madrasa", "p": eff["p"], "budget": g.p(eff["p"]).markers["gray"], "bought": 0, "only": None})
+
+
+@handler("madrasa")
+def madrasa(g: Game, eff: Effect) -> None:
+    """One madrasa purchase step (buy, refresh before the first purchase of the round, or stop)."""
+    player = eff["p"]
+    p = g.p(player)
+    options: list[Any] = madrasa_options(g, player, eff["budget"], first=eff["bought"] == 0, only=eff["only"])
+    if eff["bought"] > 0 or (not options):
+        options.append(DONE)
+    pick = g.pick(eff, player, "Buy a scroll (or refresh a colour for 1 dinar before the first purchase)?", options)
+    if pick == DONE:
+        return
+    kind, _, arg = pick.partition(":")
+    if kind == "refresh":
+        p.resources["dinars"] -= 1
+        p.refreshed_round = g.round_number()
+        stack = g.s.scroll_stacks[arg] + g.s.scroll_display[arg]  # old ones go under the stack
+        g.s.scroll_display[arg], g.s.scroll_stacks[arg] = stack[:3], stack[3:]
+        g.push({**eff, "only": arg})
+        return
+    number = int(arg)
+    colour, requirement, cost = scroll_tier(number)
+    p.resources["dates"] -= cost
+    g.s.scroll_display[colour].remove(number)
+    p.scrolls.append(number)
+    follow = SCROLL_EFFECTS[number].on_acquire(player)
+    g.push(*follow, {"k": "madrasa", "p": player, "budget": eff["budget"] - requirement,
+                     "bought": eff["bought"] + 1, "only": None})
+
+
+# --- medina ---------------------------------------------------------------------------------------------
+
+def workshop_terms(g: Game, index: int) -> tuple[int, int]:
+    """(dinar price, points) of workshop ``index`` (0 = left ... 3 = right)."""
+    price: int = g.value(f"workshop.{index}.price", f"What dinar price is printed on workshop {index + 1} "
+                         "(counting from the left)?", list(range(0, 6)))
+    pts: int = g.value(f"workshop.{index}.points", f"How many points does workshop {index + 1} give "
+                       "(negative = lose)?", list(range(-5, 11)))
+    return price, pts
+
+
+@handler("act_medina")
+def act_medina(g: Game, eff: Effect) -> None:
+    """Buy city gates, one per uncommitted guard (EN:L1044-1098)."""
+    g.push({"k": "medina", "p": eff["p"], "gained": []})
+
+
+@handler("medina")
+def medina(g: Game, eff: Effect) -> None:
+    """One gate purchase, or stop and place the gained keshis (with placement bonuses)."""
+    player = eff["p"]
+    p = g.p(player)
+    options: list[Any] = []
+    if p.watchtower > 0 and len(p.gates) < 8:
+        for index, gates in enumerate(g.s.workshops):
+            if not gates:
+                continue
+            price, _ = workshop_terms(g, index)
+            price = max(0, price - (1 if 32 in p.scrolls else 0))
+            if price <= p.resources["dinars"]:
+                options.extend(f"gate:{index}:{colour}" for colour in sorted(set(gates)))
+    options.append(DONE)
+    pick = g.pick(eff, player, "Buy a city gate (workshop, colour) or stop?", options)
+    if pick == DONE:
+        g.push(*[{"k": "gain", "p": player, "colour": colour} for colour in eff["gained"]])
+        return
+    _, index_text, colour = pick.split(":")
+    g.push({"k": "build_gate", "p": player, "workshop": int(index_text), "colour": colour, "gained": eff["gained"]})
+
+
+@handler("build_gate")
+def build_gate(g: Game, eff: Effect) -> None:
+    """Pay, score, build on a free gate space, commit a guard, +2 on the matching space (EN:L1050-1070)."""
+    player, index, colour = eff["p"], eff["workshop"], eff["colour"]
+    p = g.p(player)
+    taken = {gate["space"] for gate in p.gates}
+    space = g.pick(eff, player, f"Which city-gate space (1-8) gets the {colour} gate?",
+                   [k for k in range(1, 9) if k not in taken])
+    printed: str = g.value(f"gate_space.{space}", f"Which colour is printed on city-gate space {space}?",
+                           [c for c in SECTOR_COLOUR.values()] + list(GOODS))
+    price, pts = workshop_terms(g, index)
+    price = max(0, price - (1 if 32 in p.scrolls else 0))
+    if not (22 in p.scrolls and index == 0 and price == 0):
+        p.add_points("gates", pts)
+    p.resources["dinars"] -= price
+    g.s.workshops[index].remove(colour)
+    p.watchtower -= 1
+    p.gates.append({"space": space, "colour": colour})
+    if printed == colour:
+        p.add_points("gates", 2)
+    g.push({"k": "medina", "p": player, "gained": [*eff["gained"], colour]})
+
+
+# --- sahara ---------------------------------------------------------------------------------------------
+
+def _unclaimed_discovered(g: Game, player: int) -> list[int]:
+    p = g.p(player)
+    return [i for i in range(6) if p.discovered[i] and p.oases[i] not in p.claimed_oases]
+
+
+def oasis_cost(g: Game, index: int) -> dict[str, int]:
+    """Resources printed next to oasis position ``index`` (0-2 left path, 3-5 right path)."""
+    path, step = ("left", index + 1) if index < 3 else ("right", index - 2)
+    cost: dict[str, int] = g.value(f"sahara.cost.{path}.{step}",
+                                   f"What does claiming the oasis at {path} path space {step} cost?", bundle_options())
+    return cost
+
+
+@handler("act_sahara")
+def act_sahara(g: Game, eff: Effect) -> None:
+    """Claim discovered oases, paying the cost printed next to each (EN:L1148-1160)."""
+    g.push({"k": "sahara", "p": eff["p"], "claimed": 0})
+
+
+@handler("sahara")
+def sahara(g: Game, eff: Effect) -> None:
+    """One oasis claim, or stop."""
+    player = eff["p"]
+    p = g.p(player)
+    options: list[Any] = []
+    for index in _unclaimed_discovered(g, player):
+        cost = {"any": 1} if 45 in p.scrolls else oasis_cost(g, index)
+        if _can_pay(p.resources, cost):
+            options.append(index)
+    options.append(DONE)
+    pick = g.pick(eff, player, "Claim which discovered oasis (position 0-5), or stop?", options)
+    if pick == DONE:
+        return
+    cost = oasis_cost(g, pick)
+    slot = len(p.claimed_oases) + 1
+    icon: str = "none"
+    if slot <= 6:
+        icon = g.value(f"storage.{slot}", f"What is printed on oasis storage space {slot}?",
+                       ["keshi", "exchange", "scroll", "none"])
+    if 45 in p.scrolls:
+        g.push({"k": "pay_any", "p": player})
+    else:
+        for kind, n in cost.items():
+            p.resources[kind] -= n
+    p.claimed_oases.append(p.oases[pick])
+    follow: list[Effect] = []
+    if icon == "keshi" and p.storage_keshis:
+        follow.append({"k": "gain", "p": player, "colour": p.storage_keshis.pop(0)})
+    elif icon == "scroll":
+        follow.append({"k": "free_yellow_scroll", "p": player})
+    elif icon == "exchange":
+        follow.append({"k": "exchange_icon", "p": player})
+    g.push(*follow, {"k": "sahara", "p": player, "claimed": eff["claimed"] + 1})
+
+
+def _can_pay(have: dict[str, int], cost: dict[str, int]) -> bool:
+    if "any" in cost:
+        return sum(have.values()) >= cost["any"]
+    return all(have[k] >= n for k, n in cost.items())
+
+
+@handler("pay_any")
+def pay_any(g: Game, eff: Effect) -> None:
+    """Pay 1 resource of the player's choice."""
+    p = g.p(eff["p"])
+    kind = g.pick(eff, eff["p"], "Pay which resource?", [r for r in RESOURCES if p.resources[r] > 0])
+    p.resources[kind] -= 1
+
+
+@handler("free_yellow_scroll")
+def free_yellow_scroll(g: Game, eff: Effect) -> None:
+    """Storage scroll icon: 1 yellow scroll free, no requirement, no refresh (EN:L1224-1229)."""
+    tiles = [n for n in g.s.scroll_display.get("yellow", []) if n in SCROLL_EFFECTS]
+    if not tiles:
+        return
+    number = g.pick(eff, eff["p"], "Which yellow scroll do you take for free?", [*tiles, DONE])
+    if number == DONE:
+        return
+    g.s.scroll_display["yellow"].remove(number)
+    g.p(eff["p"]).scrolls.append(number)
+    g.push(*SCROLL_EFFECTS[number].on_acquire(eff["p"]))
+
+
+@handler("exchange_icon")
+def exchange_icon(g: Game, eff: Effect) -> None:
+    """Storage exchange icon: return 1 keshi (or a marker step) and take 1 of another colour (EN:L1219-1223).
+
+    Caravans, committed guards and goods may not be returned (goods may be taken).
+    """
+    p = g.p(eff["p"])
+    options: list[Any] = [DONE]
+    options += [f"marker:{c}" for c, v in p.markers.items() if v > 0]
+    if p.entertainers:
+        options += [f"pink:{b}" for b in p.entertainers]
+    if p.watchtower:
+        options.append("beige")
+    options += [f"red:{s}" for s in p.water_vendors]
+    pick = g.pick(eff, eff["p"], "Return which keshi (to take 1 of another colour)?", options)
+    if pick == DONE:
+        return
+    kind, _, arg = pick.partition(":")
+    if kind == "marker":
+        p.markers[arg] -= 1
+        returned = arg
+    elif kind == "pink":
+        p.entertainers.remove(arg)
+        returned = "pink"
+    elif kind == "beige":
+        p.watchtower -= 1
+        returned = "beige"
+    else:
+        p.water_vendors.remove(arg)
+        returned = "red"
+    g.push({"k": "gain_other", "p": eff["p"], "not": returned})
+
+
+@handler("gain_other")
+def gain_other(g: Game, eff: Effect) -> None:
+    """Take 1 keshi of a colour other than the one just returned."""
+    options = [c for c in gainable_colours(g, eff["p"]) if c != eff["not"]]
+    if not options:
+        return
+    colour = g.pick(eff, eff["p"], "Take which keshi?", options)
+    g.push({"k": "gain", "p": eff["p"], "colour": colour})
+
+
+
+@handler("any_sector_action")
+def any_sector_action(g: Game, eff: Effect) -> None:
+    """Perform 1 sector action of the player's choice (river tile 01)."""
+    from companion.rules.board import SECTORS
+
+    options = [s for s in SECTORS if action_possible(g, eff["p"], s)]
+    if not options:
+        return
+    sector = g.pick(eff, eff["p"], "Perform which sector action?", options)
+    g.push(sector_action_effect(eff["p"], sector))

@@ -1,0 +1,107 @@
+"""Tile effects (scrolls, river tiles) keyed by number, with their activation timing.
+
+Timings (EN:L1078-1090, addendum glyphs): ``instant`` (once, on acquiring), ``end_of_round``,
+``end_of_season``, ``permanent``. Instant effects are returned as effects to push; permanent ones are
+checked where they apply (``number in player.scrolls``); round/season hooks are called by the game
+at those points. Only the tiles the rulebook's worked examples and the first-game setup use are
+implemented; the full catalogue is a later issue, and it only has to add entries here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+TIMINGS: tuple[str, ...] = ("instant", "end_of_round", "end_of_season", "permanent")
+
+Effect = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TileEffect:
+    """One tile's timing and what it does when its timing comes (``player`` -> effects to push)."""
+
+    number: int
+    timing: str
+    on_acquire: Callable[[int], list[Effect]]
+    text: str
+
+
+def _none(player: int) -> list[Effect]:
+    return []
+
+
+def _scroll(number: int, timing: str, text: str, effects: Callable[[int], list[Effect]] = _none) -> TileEffect:
+    if timing not in TIMINGS:
+        raise ValueError(f"scroll {number}: unknown timing {timing!r}")
+    return TileEffect(number, timing, effects, text)
+
+
+def _gain(colour: str, times: int = 1) -> Callable[[int], list[Effect]]:
+    return lambda p: [{"k": "gain", "p": p, "colour": colour} for _ in range(times)]
+
+
+SCROLL_EFFECTS: dict[int, TileEffect] = {}
+
+
+def _register(tile: TileEffect) -> None:
+    SCROLL_EFFECTS[tile.number] = tile
+
+
+def _effect(kind: str, number: int) -> Callable[[int], list[Effect]]:
+    return lambda p: [{"k": kind, "p": p, "n": number}]
+
+
+for _n in range(1, 13):
+    _register(_scroll(_n, "instant", "take the depicted keshi (or advance its marker 1)", _effect("scroll_keshi", _n)))
+for _n, _what in ((13, "1 water"), (14, "1 date"), (15, "1 dinar"), (16, "1 river step")):
+    _register(_scroll(_n, "permanent", f"each staircase threshold crossed also gives {_what}"))
+_register(_scroll(18, "permanent", "each exchange-office use: +1 resource of choice"))
+_register(_scroll(19, "instant", "+2 water", lambda p: [{"k": "res", "p": p, "res": "water", "n": 2}]))
+_register(_scroll(20, "instant", "+2 dinars", lambda p: [{"k": "res", "p": p, "res": "dinars", "n": 2}]))
+_register(_scroll(21, "instant", "+3 dates", lambda p: [{"k": "res", "p": p, "res": "dates", "n": 3}]))
+_register(_scroll(22, "permanent", "a 0-dinar gate from the left workshop loses no points"))
+_register(_scroll(30, "instant", "1 keshi of choice (or any marker +1)", _gain("any")))
+_register(_scroll(31, "permanent", "+1 spectator in every section of your audience disc"))
+_register(_scroll(32, "permanent", "city gates cost 1 dinar less"))
+_register(_scroll(35, "permanent", "+1 water when using an assistant in a sector with a water vendor"))
+for _n in range(37, 43):
+    _register(_scroll(_n, "instant", "take both depicted goods keshis", _effect("scroll_goods", _n)))
+_register(_scroll(43, "instant", "2 x (1 keshi of choice or any marker +1)", _gain("any", 2)))
+_register(_scroll(45, "permanent", "claiming an oasis costs only 1 resource of choice"))
+_register(_scroll(48, "permanent", "each staircase movement: +1 step"))
+_register(_scroll(49, "permanent", "2 points per further step at the mosque's final space"))
+_register(_scroll(50, "permanent", "+2 points whenever you use an assistant in a sector with a water vendor"))
+_register(_scroll(52, "permanent", "2 points per further step at the palace's final space"))
+_register(_scroll(56, "permanent", "2 points per further river step at the jetty"))
+_register(_scroll(60, "permanent", "every rapid bonus is received twice"))
+_register(_scroll(61, "permanent", "claim phase: always take 2 keshis of any colours"))
+_register(_scroll(67, "instant", "3 x (1 keshi of choice or any marker +1)", _gain("any", 3)))
+
+
+#: River tile number -> (effects for the river winner, effects for 2nd place in season 3 or None).
+RiverEffect = Callable[[int], list[Effect]]
+
+
+def _points(n: int) -> RiverEffect:
+    return lambda p: [{"k": "points", "p": p, "cat": "river_evaluation", "n": n}]
+
+
+def _resources(n: int) -> RiverEffect:
+    return lambda p: [{"k": "resource", "p": p} for _ in range(n)]
+
+
+RIVER_TILES: dict[int, tuple[RiverEffect, RiverEffect | None]] = {
+    1: (lambda p: [{"k": "any_sector_action", "p": p}], None),
+    3: (_gain("any", 2), None),
+    4: (_points(5), None),
+    5: (_points(7), _points(3)),
+    6: (_resources(6), _resources(3)),
+    7: (_gain("red"), None),
+    8: (_points(3), None),
+    10: (lambda p: [{"k": "gain", "p": p, "colour": c} for c in ("yellow", "orange", "purple")], None),
+    11: (lambda p: [{"k": "stair_choice", "p": p, "steps": 3}], lambda p: [{"k": "stair_choice", "p": p, "steps": 1}]),
+    13: (lambda p: [{"k": "gain_of", "p": p, "colours": ["pink", "brown", "beige"]}], None),
+    14: (lambda p: [{"k": "res", "p": p, "res": r, "n": 1} for r in ("water", "dinars", "dates")], None),
+}
