@@ -71,13 +71,36 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | P
     app.extensions["keshi.tower"] = tower
     app.extensions["keshi.stopping"] = threading.Event()
 
-    from companion.web import health, stream, tower_page
+    register_web(app)
+    tower.start()
+    return app
 
+
+def register_web(app: Flask) -> None:
+    """The dashboard: game service, tower link, CSRF check, one blueprint per concern.
+
+    Flask's interactive debugger is never enabled: ``debug`` is forced off whatever the config says,
+    because anyone on the table's network could run code through it.
+    """
+    from companion.web import access, game_stream, games_api, health, pages, stream, tower_page
+    from companion.web.games import GameService
+    from companion.web.tower_link import TowerLink
+
+    app.debug = False
+    games = GameService(app.extensions["keshi.store"], app.extensions["keshi.bus"])
+    link = TowerLink(app.extensions["keshi.bus"], games, app.extensions["keshi.stopping"])
+    app.extensions["keshi.games"] = games
+    app.extensions["keshi.tower_link"] = link
+    app.extensions["keshi.pins"] = access.PinGuard()
+    access.install(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(tower_page.bp)
-    tower.start()
-    return app
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(games_api.bp)
+    app.register_blueprint(game_stream.bp)
+    app.context_processor(lambda: {"nav_fairness": "fairness" in app.blueprints})
+    link.start()
 
 
 def shutdown_app(app: Flask) -> None:

@@ -14,7 +14,6 @@ from companion.web.palette import palette_for_templates
 bp = Blueprint("tower_page", __name__)
 
 
-@bp.get("/")
 @bp.get("/tower")
 def tower() -> ResponseReturnValue:
     """The live Tower page."""

@@ -47,12 +47,10 @@
   button.addEventListener("click", function () {
     button.disabled = true;
     state.textContent = "Starting a toss…";
-    fetch("/api/tower/toss", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})
-      .then(function (response) {
-        return response.json().then(function (body) {
-          if (!response.ok) { throw new Error(body.error || response.statusText); }
-          current = body.toss_id;
-        });
+    Keshi.api("POST", "/api/tower/toss", {})
+      .then(function (result) {
+        if (!result.ok) { throw new Error(result.data.error || "HTTP " + result.status); }
+        current = result.data.toss_id;
       })
       .catch(function (error) {
         state.textContent = "Could not toss: " + error.message;

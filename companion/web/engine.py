@@ -1,0 +1,169 @@
+"""The one place the dashboard touches the rules engine (``companion.rules``, see docs/rules-engine.md).
+
+Everything here is a thin translation between the engine's API and what the web layer stores and
+sends: a game from its stored setup and actions, the legal actions of the actor to move as JSON,
+and short human labels for the log and the screens.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+LOG_FORMAT = "keshi-game-log"
+LOG_VERSION = 1
+
+
+def new_game(players: list[str], *, seed: int, start_player: int | None, tower_layer: str,
+             draws: Mapping[str, Any] | None, profile: Mapping[str, Any] | None) -> Any:
+    """``Game.new`` for the setup wizard's answers; raises the engine's ``SetupError`` naming a bad field."""
+    from companion.rules.game import Game
+    from companion.rules.setup import SetupOptions
+
+    kwargs: dict[str, Any] = {"players": tuple(players), "seed": seed, "tower_layer": tower_layer}
+    if start_player is not None:
+        kwargs["start_player"] = start_player
+    if draws:
+        kwargs["draws"] = dict(draws)
+    if profile:
+        kwargs["profile"] = dict(profile)
+    return Game.new(SetupOptions(**kwargs))
+
+
+def replay(setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) -> Any:
+    """The game that ``setup`` plus ``actions`` (their JSON forms) make."""
+    from companion.rules.actions import action_from_dict
+    from companion.rules.game import Game
+
+    return Game.replay(dict(setup), [action_from_dict(a) for a in actions])
+
+
+def parse_action(data: Any) -> Any:
+    """An engine action from its JSON form; raises ``ActionFormatError`` naming the bad field."""
+    from companion.rules.actions import action_from_dict
+
+    return action_from_dict(data)
+
+
+def to_json(action: Any) -> dict[str, Any]:
+    """The JSON form of an engine action."""
+    from companion.rules.actions import action_to_dict
+
+    return action_to_dict(action)
+
+
+def legal_json(game: Any, names: list[str]) -> list[dict[str, Any]]:
+    """The legal actions of whoever must act now, labelled, except selections and tower releases.
+
+    Selections are listed per player by ``selection_options`` (any player may reveal while others
+    think); a release is what the tower did, entered from its result, not chosen from a list.
+    """
+    if game.finished or game.phase == "select" and game.pending is None:
+        return []
+    out: list[dict[str, Any]] = []
+    for action in game.legal_actions():
+        data = to_json(action)
+        if data["type"] != "release":
+            out.append({"action": data, "label": label(data, names)})
+    return out
+
+
+def selection_options(game: Any) -> dict[str, list[dict[str, Any]]]:
+    """For each player still to select: the legal colour triples, each with its legal red-keshi sectors.
+
+    The engine's public ``legal_actions`` lists only the first player in turn order; any player may
+    reveal in phase 1, so this asks the engine's per-seat generator (see the report to the lead).
+    """
+    if game.phase != "select" or game.pending is not None:
+        return {}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for seat, player in enumerate(game.players):
+        if player.has_selected:
+            continue
+        grouped: dict[tuple[str, ...], list[list[str]]] = {}
+        for action in game._legal_selections(seat):  # no public per-seat listing yet
+            grouped.setdefault(tuple(action.colours), []).append(list(action.wild_sectors))
+        out[str(seat)] = [{"colours": list(c), "wild": [w for w in wild if w]} for c, wild in grouped.items()]
+    return out
+
+
+def write_log(game: Any) -> str:
+    """The game as the engine's JSON-lines log (format ``keshi-game-log`` version 1, docs/rules-engine.md).
+
+    Written here because ``companion.rules.log`` has not landed yet; the format is the engine's.
+    """
+    header = {"format": LOG_FORMAT, "version": LOG_VERSION, "edition": game.edition, "setup": game.setup}
+    lines = [json.dumps(header, sort_keys=True)]
+    lines += [json.dumps(to_json(action), sort_keys=True) for action in game.log]
+    return "\n".join(lines) + "\n"
+
+
+def read_log(text: str, source: str) -> Any:
+    """A game from a JSON-lines log; raises ``LogError`` naming the line that is damaged or illegal."""
+    from companion.rules.errors import LogError
+
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if not lines:
+        raise LogError(f"{source}: the log is empty")
+    parsed = []
+    for number, line in lines:
+        try:
+            parsed.append((number, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise LogError(f"{source}:{number}: not JSON: {exc.msg}") from None
+    number, header = parsed[0]
+    if not isinstance(header, dict) or header.get("format") != LOG_FORMAT or header.get("version") != LOG_VERSION:
+        raise LogError(f"{source}:{number}: not a {LOG_FORMAT} version {LOG_VERSION} header")
+    if not isinstance(header.get("setup"), dict):
+        raise LogError(f"{source}:{number}: the header has no setup object")
+    from companion.rules.game import Game
+
+    try:
+        game = Game(header["setup"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LogError(f"{source}:{number}: unusable setup: {exc}") from None
+    for number, data in parsed[1:]:
+        try:
+            game.apply(parse_action(data))
+        except ValueError as exc:  # ActionFormatError and every RuleError
+            raise LogError(f"{source}:{number}: {exc}") from None
+    return game
+
+
+def label(action: Mapping[str, Any], names: list[str]) -> str:
+    """A short sentence for the log and the screens, e.g. ``"Jan claims green + green"``."""
+    kind = action.get("type")
+
+    def who() -> str:
+        player = action.get("player")
+        return names[player] if isinstance(player, int) and 0 <= player < len(names) else "The table"
+
+    if kind == "select":
+        wild = action.get("wild_sectors") or []
+        return f"{who()} selects {' + '.join(action['colours'])}" + (f" (red to {', '.join(wild)})" if wild else "")
+    if kind == "release":
+        counts = action.get("counts", {})
+        shown = ", ".join(f"{n} {c}" for c, n in counts.items()) or "nothing"
+        return f"The tower releases {shown}"
+    if kind == "claim":
+        return f"{who()} claims {' + '.join(action['colours'])}"
+    if kind == "use_assistant":
+        what = "a new keshi" if action.get("mode") == "keshi" else "the sector action"
+        return f"{who()} uses the {str(action['sector']).replace('_', ' ')} assistant for {what}"
+    if kind == "choose":
+        return f"{who()} chooses {option_text(action.get('option'))}"
+    if kind == "answer":
+        return f"The table answers {action.get('key')}: {option_text(action.get('value'))}"
+    return str(kind)
+
+
+def option_text(option: Any) -> str:
+    """A decision option as text (options may be strings, numbers or small dicts)."""
+    if isinstance(option, str):
+        return option.replace("_", " ")
+    if isinstance(option, dict):
+        return ", ".join(f"{k}: {option_text(v)}" for k, v in option.items())
+    if isinstance(option, list):
+        return " + ".join(option_text(v) for v in option)
+    return str(option)

@@ -1,0 +1,91 @@
+"""``GET /api/games/<id>/events``: a game's durable events as Server-Sent Events, plus live drops.
+
+Game events come from the ``game_events`` table, whose ids never repeat (even after a restart), and
+are sent with ``id:``; a reconnecting EventSource sends ``Last-Event-ID`` and gets exactly the events
+after it. The last message of each burst carries the current view, so a phone never refetches.
+Tower drops of this game's toss are sent live as ``event: tower`` without an id: they are an
+animation, not state, and the result they lead to is itself a durable event.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request, stream_with_context
+
+from companion.events import EventBus
+from companion.web.games import GameService
+from companion.web.tower_link import TowerLink
+from companion.web.views import build_view
+
+bp = Blueprint("game_stream", __name__)
+
+HEARTBEAT_SECONDS = 5.0
+POLL_SECONDS = 0.25
+
+
+def _resume_id(default: int) -> int:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    try:
+        return int(raw) if raw else default
+    except ValueError:
+        return default
+
+
+def format_game_event(event: dict[str, Any], view: dict[str, Any] | None) -> str:
+    payload = {**event, "view": view} if view is not None else event
+    return f"id: {event['id']}\nevent: game\ndata: {json.dumps(payload)}\n\n"
+
+
+@bp.get("/api/games/<game_id>/events")
+def game_events(game_id: str) -> Response:
+    """Stream ``game_id``'s events after ``Last-Event-ID`` (default: from now) until the client leaves."""
+    games: GameService = current_app.extensions["keshi.games"]
+    bus: EventBus = current_app.extensions["keshi.bus"]
+    link: TowerLink = current_app.extensions["keshi.tower_link"]
+    stopping = current_app.extensions["keshi.stopping"]
+    live = games.get(game_id)
+    subscription = bus.subscribe()  # before reading the table, so nothing falls between the two
+    start = _resume_id(games.last_event_id(game_id))
+
+    def flush(sent: int) -> tuple[list[str], int]:
+        events = games.events_after(game_id, sent)
+        if not events:
+            return [], sent
+        view = build_view(live, events[-1]["id"])
+        messages = [format_game_event(e, view if i == len(events) - 1 else None) for i, e in enumerate(events)]
+        return messages, events[-1]["id"]
+
+    def generate() -> Iterator[str]:
+        sent = start
+        try:
+            yield f"retry: 1000\n: game {game_id}, after event {sent}\n\n"
+            messages, sent = flush(sent)
+            yield from messages
+            idle = 0.0
+            while not stopping.is_set():
+                event = subscription.get(timeout=POLL_SECONDS)
+                if event is None:
+                    idle += POLL_SECONDS
+                    if idle >= HEARTBEAT_SECONDS:
+                        idle = 0.0
+                        yield ": heartbeat\n\n"
+                    continue
+                idle = 0.0
+                if event.topic == "game.event" and event.data.get("game_id") == game_id:
+                    if event.data.get("event_id", 0) > sent:
+                        messages, sent = flush(sent)
+                        yield from messages
+                elif event.topic.startswith(("toss.", "tower.")) and (
+                        event.topic == "tower.fault" or link.game_of(event.topic, event.data) == game_id):
+                    payload = json.dumps({"topic": event.topic, "data": event.data})
+                    yield f"event: tower\ndata: {payload}\n\n"
+        finally:
+            subscription.close()
+
+    response = Response(stream_with_context(generate()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

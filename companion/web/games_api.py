@@ -1,0 +1,214 @@
+"""The games HTTP API (JSON): create, list, view, act, undo, toss, join, export and import.
+
+Errors answer JSON ``{"error": ...}`` naming the problem: malformed JSON or a malformed action 400,
+a missing PIN or CSRF token 403, an unknown game 404, "the game moved on" 409 (with a fresh view),
+an oversized import 413, a rule broken 422 (the engine's message names the rule and the player).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, session
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
+
+from companion.errors import KeshiError
+from companion.tower.service import TowerBusyError
+from companion.web import access, engine
+from companion.web.games import GameMovedOn, GameNotFound, GameService, LiveGame
+from companion.web.views import build_view
+
+bp = Blueprint("games_api", __name__, url_prefix="/api")
+
+DEFAULT_IMPORT_MAX_BYTES = 512 * 1024
+
+
+class BadRequest(KeshiError, ValueError):
+    """The request body is not the JSON object the endpoint needs."""
+
+
+def service() -> GameService:
+    games: GameService = current_app.extensions["keshi.games"]
+    return games
+
+
+def pin_guard() -> access.PinGuard:
+    guard: access.PinGuard = current_app.extensions["keshi.pins"]
+    return guard
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object; ``BadRequest`` (400) if it is not one."""
+    body = request.get_json(silent=True)
+    if body is None and request.get_data():
+        raise BadRequest("the request body is not valid JSON")
+    if body is None:
+        return {}
+    if not isinstance(body, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return body
+
+
+def view_of(live: LiveGame) -> dict[str, Any]:
+    view = build_view(live, service().last_event_id(live.id))
+    view["seated"] = access.is_seated(live.id, live.pin)
+    return view
+
+
+def _idempotency_key(body: dict[str, Any]) -> str | None:
+    key = request.headers.get("Idempotency-Key") or body.get("idempotency_key")
+    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 100):
+        raise BadRequest("the idempotency key must be a string of 1 to 100 characters")
+    return key
+
+
+@bp.get("/session")
+def session_info() -> ResponseReturnValue:
+    """This browser session's CSRF token and the games it is seated at."""
+    return jsonify(csrf=access.csrf_token(), tables=session.get("tables", []))
+
+
+@bp.get("/games")
+def list_games() -> ResponseReturnValue:
+    return jsonify(games=service().summaries())
+
+
+@bp.post("/games")
+def create_game() -> ResponseReturnValue:
+    """Create a game from the setup wizard; the creating browser is seated (it is the host)."""
+    live = service().create(json_body())
+    access.seat(live.id)
+    return jsonify(id=live.id, pin=live.pin, view=view_of(live)), 201
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> ResponseReturnValue:
+    """The snapshot a page starts from (then it follows ``/api/games/<id>/events``), with the recent log."""
+    view = view_of(service().get(game_id))
+    view["history"] = service().history(game_id)
+    return jsonify(view)
+
+
+@bp.post("/games/<game_id>/join")
+def join_game(game_id: str) -> ResponseReturnValue:
+    live = service().get(game_id)
+    pin_guard().join(game_id, live.pin, json_body().get("pin"))
+    return jsonify(joined=game_id)
+
+
+@bp.post("/games/<game_id>/actions")
+def post_action(game_id: str) -> ResponseReturnValue:
+    """Apply ``{"action": {...}, "version": n}``; a tower release is compared with the tower's counts."""
+    live = service().get(game_id)
+    access.require_seat(game_id, live.pin)
+    body = json_body()
+    if "action" not in body:
+        raise BadRequest("the body needs an 'action' object (the engine's JSON form)")
+    action = body["action"]
+    meta: dict[str, Any] | None = None
+    if isinstance(action, dict) and action.get("type") == "release" and live.tower_result is not None:
+        detected = {c: n for c, n in live.tower_result.get("counts", {}).items() if n}
+        sent = {c: n for c, n in (action.get("counts") or {}).items() if n} if isinstance(
+            action.get("counts"), dict) else None
+        meta = {"toss_id": live.tower_result.get("toss_id"), "detected": detected, "corrected": sent != detected}
+        if sent != detected:
+            meta["correction_label"] = "corrected by the table from the tower's " + (
+                ", ".join(f"{n} {c}" for c, n in detected.items()) or "nothing")
+    outcome = service().act(game_id, action, body.get("version"), _idempotency_key(body), meta)
+    return jsonify(version=outcome.version, event_id=outcome.event_id, replayed=outcome.replayed,
+                   view=view_of(live)), 200 if outcome.replayed else 201
+
+
+@bp.post("/games/<game_id>/undo")
+def post_undo(game_id: str) -> ResponseReturnValue:
+    live = service().get(game_id)
+    access.require_seat(game_id, live.pin)
+    body = json_body()
+    outcome = service().undo(game_id, body.get("version"), _idempotency_key(body))
+    return jsonify(version=outcome.version, event_id=outcome.event_id, replayed=outcome.replayed,
+                   view=view_of(live)), 200 if outcome.replayed else 201
+
+
+@bp.post("/games/<game_id>/toss")
+def post_toss(game_id: str) -> ResponseReturnValue:
+    """Toss this round's selected keshis through the tower; the result arrives as an event."""
+    live = service().get(game_id)
+    access.require_seat(game_id, live.pin)
+    body = json_body()
+    with live.lock:
+        GameService._check_version(live, body.get("version"))
+        view = build_view(live, 0)
+        if view["phase"] != "toss" or view["pending"] is not None:
+            raise BadRequest(f"the tower is tossed in the toss phase; the game is in the {view['phase']} phase")
+        tower = current_app.extensions["keshi.tower"]
+        toss_id = tower.toss(view["pieces_in"], game_id=game_id, season=view["season"], round=view["round"],
+                             source=f"game:{game_id}")
+        current_app.extensions["keshi.tower_link"].expect(toss_id, game_id)
+    total = sum(view["pieces_in"].values())
+    service().record_tower(game_id, "toss.started", {"toss_id": toss_id, "pieces_in": view["pieces_in"],
+                                                     "label": f"The table tosses {total} keshis into the tower"})
+    return jsonify(toss_id=toss_id), 202
+
+
+@bp.get("/games/<game_id>/log")
+def export_log(game_id: str) -> ResponseReturnValue:
+    """The engine's JSON-lines log, as a download."""
+    live = service().get(game_id)
+    with live.lock:
+        text = engine.write_log(live.game)
+    response = Response(text, mimetype="application/x-ndjson")
+    response.headers["Content-Disposition"] = f'attachment; filename="keshi-game-{game_id}.jsonl"'
+    return response
+
+
+@bp.post("/games/import")
+def import_log() -> ResponseReturnValue:
+    """A new game from an uploaded log (raw body or the form's ``log`` file); 413 above the limit."""
+    limit = int(current_app.config.get("IMPORT_MAX_BYTES", DEFAULT_IMPORT_MAX_BYTES))
+    if request.content_length is not None and request.content_length > limit:
+        return jsonify(error=f"the log is larger than the {limit // 1024} KiB import limit"), 413
+    upload = request.files.get("log")
+    raw = upload.read(limit + 1) if upload else request.get_data()
+    if len(raw) > limit:
+        return jsonify(error=f"the log is larger than the {limit // 1024} KiB import limit"), 413
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest("the log is not UTF-8 text") from None
+    live = service().import_log(text, source=upload.filename if upload and upload.filename else "upload")
+    access.seat(live.id)
+    return jsonify(id=live.id, pin=live.pin, view=view_of(live)), 201
+
+
+# -- errors ---------------------------------------------------------------------------------
+def _status_for(exc: KeshiError) -> int:
+    from companion.rules.errors import ActionFormatError, LogError, RuleError, SetupError
+
+    if isinstance(exc, (BadRequest, ActionFormatError, SetupError, LogError)):
+        return 400
+    if isinstance(exc, access.TooManyTries):
+        return 429
+    if isinstance(exc, access.AccessDenied):
+        return 403
+    if isinstance(exc, GameNotFound):
+        return 404
+    if isinstance(exc, (GameMovedOn, TowerBusyError)):
+        return 409
+    if isinstance(exc, RuleError):
+        return 422
+    return 400
+
+
+@bp.errorhandler(KeshiError)
+def keshi_error(exc: KeshiError) -> ResponseReturnValue:
+    status = _status_for(exc)
+    body: dict[str, Any] = {"error": str(exc), "kind": type(exc).__name__}
+    if isinstance(exc, GameMovedOn):
+        body["view"] = view_of(service().get(exc.game_id))
+    return jsonify(body), status
+
+
+@bp.errorhandler(HTTPException)
+def http_error(exc: HTTPException) -> ResponseReturnValue:
+    return jsonify(error=exc.description or exc.name), exc.code or 500

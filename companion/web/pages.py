@@ -1,0 +1,55 @@
+"""The dashboard's pages: the games list ("/"), the setup wizard, a game's table screen, joining.
+
+Pages are thin HTML shells; each screen is drawn in the browser from the game's JSON view and
+kept current by its event stream, so every phone shows the same thing at the same time.
+"""
+
+from __future__ import annotations
+
+import segno
+from flask import Blueprint, current_app, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from companion.web import access
+from companion.web.games import GameService
+from companion.web.palette import palette_for_templates
+
+bp = Blueprint("pages", __name__)
+
+
+def _games() -> GameService:
+    games: GameService = current_app.extensions["keshi.games"]
+    return games
+
+
+@bp.get("/")
+def index() -> ResponseReturnValue:
+    """Every game on this companion, newest first, with New game and Import."""
+    return render_template("index.html", games=_games().summaries())
+
+
+@bp.get("/games/new")
+def new_game() -> ResponseReturnValue:
+    """The setup wizard: players, edition, tower layer, the random setup draws."""
+    return render_template("setup.html", palette=palette_for_templates())
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> ResponseReturnValue:
+    """The table screen of one game; the host (a seated session) also sees the PIN and join QR code."""
+    live = _games().get(game_id)
+    seated = access.is_seated(game_id, live.pin)
+    qr_svg = ""
+    join_url = ""
+    if seated:
+        join_url = url_for("pages.join", game_id=game_id, pin=live.pin, _external=True)
+        qr_svg = segno.make(join_url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2)
+    return render_template("game.html", live=live, seated=seated, pin=live.pin if seated else None,
+                           join_url=join_url, qr_svg=qr_svg, palette=palette_for_templates())
+
+
+@bp.get("/games/<game_id>/join")
+def join(game_id: str) -> ResponseReturnValue:
+    """Join a table: the PIN (prefilled when the QR code was scanned)."""
+    live = _games().get(game_id)
+    return render_template("join.html", live=live, pin=request.args.get("pin", ""))

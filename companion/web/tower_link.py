@@ -1,0 +1,72 @@
+"""Connects the tower service's events to the games: a game's toss result becomes a durable game event.
+
+A background thread follows the bus. A toss started from a game page (source ``game:<id>``) is
+remembered by its ``toss_id``; when its ``toss.result`` arrives it is stored as the game's pending
+tower result (an event every phone sees, kept across restarts) until the table confirms or corrects
+it with a release. Drops stay ephemeral: the game stream forwards them live without storing them.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from companion.events import EventBus
+from companion.web.games import GameService
+
+log = logging.getLogger("keshi.web")
+
+POLL_SECONDS = 0.25
+
+
+class TowerLink:
+    """Follows ``toss.*`` events and files each game's results with ``GameService``."""
+
+    def __init__(self, bus: EventBus, games: GameService, stopping: threading.Event) -> None:
+        self.bus = bus
+        self.games = games
+        self.stopping = stopping
+        self._toss_games: dict[str, str] = {}
+        self._lock = threading.Lock()
+        self._subscription = bus.subscribe()
+        self._thread = threading.Thread(target=self._run, name="tower-link", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def expect(self, toss_id: str, game_id: str) -> None:
+        """Remember that ``toss_id`` belongs to ``game_id`` (called right after ``tower.toss``)."""
+        with self._lock:
+            self._toss_games[toss_id] = game_id
+
+    def game_of(self, topic: str, data: dict[str, Any]) -> str | None:
+        """The game a tower event belongs to, if any."""
+        source = data.get("source")
+        if topic == "toss.started" and isinstance(source, str) and source.startswith("game:"):
+            self.expect(str(data["toss_id"]), source.removeprefix("game:"))
+        with self._lock:
+            return self._toss_games.get(str(data.get("toss_id")))
+
+    def _run(self) -> None:
+        try:
+            while not self.stopping.is_set():
+                event = self._subscription.get(timeout=POLL_SECONDS)
+                if event is None or not event.topic.startswith("toss."):
+                    continue
+                game_id = self.game_of(event.topic, event.data)
+                if game_id is None or event.topic != "toss.result":
+                    continue
+                data = event.data
+                counts = {c: n for c, n in data.get("counts", {}).items() if n}
+                shown = ", ".join(f"{n} {c}" for c, n in counts.items()) or "nothing"
+                result = {key: data.get(key) for key in
+                          ("toss_id", "counts", "unknown", "source", "beam_count", "camera_count", "flagged")}
+                result["confidence"] = data.get("confidence")
+                result["label"] = f"The tower released {shown} (beam: {data.get('beam_count')} drops)"
+                try:
+                    self.games.record_tower(game_id, "toss.result", result)
+                except Exception:  # the link must outlive one bad event; the table can still type counts
+                    log.exception("could not file the tower result %s for game %s", data.get("toss_id"), game_id)
+        finally:
+            self._subscription.close()

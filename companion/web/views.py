@@ -1,0 +1,70 @@
+"""The JSON view of a game every phone renders: state, whose turn, legal choices, tower result.
+
+A view is built once per game version (and tower result) and shared by every request and stream,
+so 30 phones cost one ``to_dict`` and one legal-action listing per change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion import COLOURS
+from companion.web import engine
+from companion.web.games import LiveGame
+
+
+def build_view(live: LiveGame, last_event_id: int) -> dict[str, Any]:
+    """The view of ``live`` (cached per version; ``event_id`` is always the caller's latest)."""
+    with live.lock:
+        cached = live.view_cache
+        if cached is None or cached[0] != live.version:
+            cached = (live.version, _fresh(live))
+            live.view_cache = cached
+        return {**cached[1], "event_id": last_event_id}
+
+
+def _fresh(live: LiveGame) -> dict[str, Any]:
+    game = live.game
+    state = game.to_dict()
+    names = [str(p["name"]) for p in state["players"]]
+    to_move = game.to_move
+    if game.finished:
+        turn = "Game over"
+    elif to_move == "table" or to_move is None:
+        turn = "The table"
+    else:
+        turn = names[int(to_move)]
+    winners: list[str] = []
+    if game.finished:
+        winners = [names[i] if isinstance(i, int) else str(i) for i in game.winners()]
+    return {
+        "id": live.id,
+        "title": live.title,
+        "version": live.version,
+        "actions": len(game.log),
+        "seating": live.seating,
+        "names": names,
+        "phase": game.phase,
+        "season": game.season,
+        "round": game.round,
+        "to_move": to_move,
+        "turn": turn,
+        "pending": game.pending,
+        "finished": bool(game.finished),
+        "winners": winners,
+        "legal": engine.legal_json(game, names),
+        "selections": engine.selection_options(game),
+        "pieces_in": pieces_in(state),
+        "tower_result": live.tower_result,
+        "state": state,
+    }
+
+
+def pieces_in(state: dict[str, Any]) -> dict[str, int]:
+    """The keshis that go into the tower this round: every player's revealed selection."""
+    counts = dict.fromkeys(COLOURS, 0)
+    for player in state.get("players", []):
+        for colour in player.get("selected", []):
+            if colour in counts:
+                counts[colour] += 1
+    return counts
