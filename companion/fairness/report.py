@@ -1,0 +1,299 @@
+"""The fairness report: every statistic of a set of tosses, and the verdict a table can trust.
+
+``build_report`` runs, per tower layer present (B1 and B2 release at different rates, so they are
+analysed apart): the first-pass colour tests, the two-rate model fit (pooled and per colour) and
+the power analysis; then one multiple-testing correction over all layers' colour tests. Around that
+it adds the all-exposure release rate per colour (what a table means by "how often red comes out"),
+drop timing, beam-versus-camera agreement, per-game and per-session summaries, and the tower's
+contents over the latest game.
+
+The verdict is one of ``VERDICTS``. It reads "not enough data yet" until, in some layer, the power
+analysis says a colour 10 points stickier would be caught with 80 % power; colours may be flagged
+before that (the flag's false-alarm rate holds at any sample size) and the detail says so.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from companion import COLOURS
+from companion.fairness.colour_tests import ColourTests, RateEstimate, first_pass_counts, robust_tests
+from companion.fairness.colour_tests import rate_estimate as wilson
+from companion.fairness.drops import DropStats, drop_stats
+from companion.fairness.load import TossData
+from companion.fairness.montecarlo import biased_trial_share
+from companion.fairness.power import TARGET_BIAS, PowerAnalysis, power_analysis
+from companion.fairness.two_rate import TwoRateFit, cells, fit_two_rate
+from companion.tower.model import LAYER_DEFAULTS
+
+NOT_ENOUGH = "not enough data yet"
+NO_BIAS = "no colour bias detected"
+BIAS = "colour bias detected"
+VERDICTS = (NOT_ENOUGH, NO_BIAS, BIAS)
+#: Seed of the small simulation behind the power analysis's trial share: the same log, the same report.
+POWER_SEED = 20231
+
+
+@dataclass(frozen=True)
+class LayerReport:
+    """Everything fitted and tested on one layer's tosses."""
+
+    layer: str
+    tosses: int
+    tests: ColourTests
+    model: TwoRateFit
+    colour_models: dict[str, TwoRateFit]
+    power: PowerAnalysis
+
+
+@dataclass(frozen=True)
+class ColourSummary:
+    """One colour over all tosses: its all-exposure release rate, and whether any layer flags it."""
+
+    colour: str
+    release: RateEstimate
+    flagged: bool
+    flagged_in: list[str]
+    direction: str | None
+
+
+@dataclass(frozen=True)
+class CountCheck:
+    """How far the beam and the camera agree, and how often the table corrected a count."""
+
+    tosses_with_both: int
+    agreeing: int
+    corrected: int
+    flagged: int
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """One game or session: its tosses and its all-exposure release rate."""
+
+    id: str
+    tosses: int
+    pieces_in: int
+    exposures: int
+    releases: int
+    release_rate: float | None
+    first_toss_at: float
+    last_toss_at: float
+
+
+@dataclass(frozen=True)
+class GameTrace:
+    """The tower's inferred contents after each toss of one game, per colour."""
+
+    game_id: str
+    labels: list[str]
+    held_after: dict[str, list[int]]
+
+
+@dataclass(frozen=True)
+class FairnessReport:
+    """The whole report; ``to_dict`` is the documented JSON form (docs/fairness.md)."""
+
+    generated_at: float
+    scope: dict[str, str | None]
+    tosses: int
+    verdict: str
+    detail: str
+    colours: dict[str, ColourSummary]
+    layers: dict[str, LayerReport]
+    drops: DropStats
+    counts: CountCheck
+    games: list[GroupRow]
+    sessions: list[GroupRow]
+    latest_game: GameTrace | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: plain dicts, lists, numbers, strings, booleans and nulls."""
+        colours = {
+            c: {
+                "release_rate": s.release.rate,
+                "interval": list(s.release.interval),
+                "flagged": s.flagged,
+                "flagged_in": s.flagged_in,
+                "direction": s.direction,
+                "exposures": s.release.trials,
+                "releases": s.release.successes,
+            }
+            for c, s in self.colours.items()
+        }
+        return {
+            "generated_at": self.generated_at,
+            "scope": self.scope,
+            "tosses": self.tosses,
+            "verdict": self.verdict,
+            "detail": self.detail,
+            "colours": colours,
+            "layers": {name: _layer_dict(layer) for name, layer in self.layers.items()},
+            "drops": asdict(self.drops),
+            "counts": asdict(self.counts),
+            "games": [asdict(g) for g in self.games],
+            "sessions": [asdict(s) for s in self.sessions],
+            "latest_game": asdict(self.latest_game) if self.latest_game else None,
+        }
+
+
+def _layer_dict(layer: LayerReport) -> dict[str, Any]:
+    tests = layer.tests
+    return {
+        "tosses": layer.tosses,
+        "first_pass_reference_rate": tests.reference_rate,
+        "left_out_of_reference": [c for c in COLOURS if c in tests.excluded],
+        "chi_square": asdict(tests.chi_square) if tests.chi_square else None,
+        "colours": {
+            c: {
+                "first_pass_rate": t.first_pass.rate,
+                "interval": list(t.first_pass.interval),
+                "trials": t.first_pass.trials,
+                "releases": t.first_pass.successes,
+                "p_value": t.p_value,
+                "p_adjusted": t.p_adjusted,
+                "flagged": t.flagged,
+                "direction": t.direction,
+                "model": asdict(layer.colour_models[c]),
+            }
+            for c, t in tests.colours.items()
+        },
+        "model": asdict(layer.model),
+        "power": asdict(layer.power),
+    }
+
+
+def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> FairnessReport:
+    """Analyse ``data`` (any number of tosses, zero included) into a ``FairnessReport``."""
+    layer_names = [name for name in LAYER_DEFAULTS if (data.layer == name).any()]
+    parts = {name: data.select(data.layer == name) for name in layer_names}
+    tests = robust_tests(
+        {n: first_pass_counts(p.pieces_in, p.pieces_out, p.held_before) for n, p in parts.items()}
+    )
+    family = len(COLOURS) * max(len(layer_names), 1)
+    layers = {name: _layer_report(parts[name], name, tests[name], family) for name in layer_names}
+
+    exposures = (data.pieces_in + data.held_before).sum(axis=0)
+    releases_all = data.pieces_out.sum(axis=0)
+    colours: dict[str, ColourSummary] = {}
+    for index, colour in enumerate(COLOURS):
+        flagged_in = [name for name in layer_names if layers[name].tests.colours[colour].flagged]
+        directions = {layers[name].tests.colours[colour].direction for name in flagged_in}
+        colours[colour] = ColourSummary(
+            colour=colour,
+            release=wilson(int(releases_all[index]), int(exposures[index])),
+            flagged=bool(flagged_in),
+            flagged_in=flagged_in,
+            direction=directions.pop() if len(directions) == 1 else None,
+        )
+    verdict, detail = _verdict(data.n_tosses, layers, colours)
+    return FairnessReport(
+        generated_at=time.time(),
+        scope=scope or {},
+        tosses=data.n_tosses,
+        verdict=verdict,
+        detail=detail,
+        colours=colours,
+        layers=layers,
+        drops=drop_stats(data.drop_offsets, data.drop_times_ms),
+        counts=_count_check(data),
+        games=_groups(data, data.game_id),
+        sessions=_groups(data, data.session_id),
+        latest_game=_latest_game(data),
+    )
+
+
+def _layer_report(part: TossData, name: str, tests: ColourTests, family: int) -> LayerReport:
+    model = fit_two_rate(cells(part.held_before, part.pieces_in, part.pieces_out))
+    colour_models = {
+        c: fit_two_rate(cells(part.held_before[:, i], part.pieces_in[:, i], part.pieces_out[:, i]))
+        for i, c in enumerate(COLOURS)
+    }
+    p_new = model.p_new.estimate if model.p_new.estimate is not None else LAYER_DEFAULTS[name][0]
+    p_held = model.p_held.estimate if model.p_held.estimate is not None else LAYER_DEFAULTS[name][1]
+    share = biased_trial_share(p_new, p_held, TARGET_BIAS, np.random.default_rng(POWER_SEED))
+    trials = {c: t.first_pass.trials for c, t in tests.colours.items()}
+    power = power_analysis(trials, tests.reference_rate, part.n_tosses, tests=family, trial_share=share)
+    return LayerReport(name, part.n_tosses, tests, model, colour_models, power)
+
+
+def _verdict(tosses: int, layers: dict[str, LayerReport], colours: dict[str, ColourSummary]) -> tuple[str, str]:
+    flagged = [s for s in colours.values() if s.flagged]
+    named = ", ".join(f"{s.colour} ({s.direction or 'differs'}, {'/'.join(s.flagged_in)})" for s in flagged)
+    powered = [name for name, layer in layers.items() if layer.power.enough]
+    if tosses == 0:
+        return NOT_ENOUGH, "No tosses recorded yet."
+    if not powered:
+        parts = []
+        for name, layer in layers.items():
+            p = layer.power
+            more = f"about {p.tosses_needed} more tosses" if p.tosses_needed else "more tosses"
+            parts.append(
+                f"{name}: {p.power_now:.0%} chance to catch a colour {p.target_bias:.0%} stickier "
+                f"(needs {p.target_power:.0%}; {more})"
+            )
+        early = f" Early sign, already significant after correction: {named}." if flagged else ""
+        return NOT_ENOUGH, "; ".join(parts) + "." + early
+    if flagged:
+        return BIAS, f"Release depends on colour: {named} (Benjamini-Hochberg adjusted p < 0.05)."
+    return NO_BIAS, (
+        f"No colour differs after correction; a colour {TARGET_BIAS:.0%} stickier would have been caught "
+        f"with at least 80 % probability on {', '.join(powered)}."
+    )
+
+
+def _count_check(data: TossData) -> CountCheck:
+    both = ~np.isnan(data.beam_count) & ~np.isnan(data.camera_count)
+    return CountCheck(
+        tosses_with_both=int(both.sum()),
+        agreeing=int((data.beam_count[both] == data.camera_count[both]).sum()),
+        corrected=int(data.corrected.sum()),
+        flagged=int(data.flagged.sum()),
+    )
+
+
+def _groups(data: TossData, ids: npt.NDArray[np.object_]) -> list[GroupRow]:
+    """Per-id totals (tosses without an id are left out), ordered by their first toss."""
+    known = np.array([i is not None for i in ids], dtype=bool)
+    if not known.any():
+        return []
+    keys, index = np.unique(ids[known].astype(str), return_inverse=True)
+    n = len(keys)
+    tossed = np.bincount(index, weights=data.pieces_in[known].sum(axis=1), minlength=n)
+    exposed = np.bincount(index, weights=(data.pieces_in + data.held_before)[known].sum(axis=1), minlength=n)
+    released = np.bincount(index, weights=data.pieces_out[known].sum(axis=1), minlength=n)
+    count = np.bincount(index, minlength=n)
+    times = data.started_at[known]
+    first = np.full(n, np.inf)
+    last = np.full(n, -np.inf)
+    np.minimum.at(first, index, times)
+    np.maximum.at(last, index, times)
+    rows = [
+        GroupRow(
+            id=str(keys[g]), tosses=int(count[g]), pieces_in=int(tossed[g]), exposures=int(exposed[g]),
+            releases=int(released[g]), release_rate=float(released[g] / exposed[g]) if exposed[g] else None,
+            first_toss_at=float(first[g]), last_toss_at=float(last[g]),
+        )
+        for g in range(n)
+    ]
+    return sorted(rows, key=lambda r: r.first_toss_at)
+
+
+def _latest_game(data: TossData) -> GameTrace | None:
+    """The tower's contents after each toss of the game of the most recent toss that has a game."""
+    with_game = np.flatnonzero(np.array([g is not None for g in data.game_id], dtype=bool))
+    if with_game.size == 0:
+        return None
+    game = data.game_id[with_game[-1]]
+    rows = np.flatnonzero(data.game_id == game)
+    after = data.held_before[rows] + data.pieces_in[rows] - data.pieces_out[rows]
+    labels = [
+        f"S{int(s)}R{int(r)}" if not (np.isnan(s) or np.isnan(r)) else f"#{k + 1}"
+        for k, (s, r) in enumerate(zip(data.season[rows], data.round[rows], strict=True))
+    ]
+    return GameTrace(str(game), labels, {c: [int(v) for v in after[:, i]] for i, c in enumerate(COLOURS)})
