@@ -11,7 +11,7 @@ from flask import Blueprint, current_app, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from companion.web import access
-from companion.web.games import GameService
+from companion.web.games import GameNotFound, GameService
 from companion.web.palette import palette_for_templates
 
 bp = Blueprint("pages", __name__)
@@ -53,3 +53,9 @@ def join(game_id: str) -> ResponseReturnValue:
     """Join a table: the PIN (prefilled when the QR code was scanned)."""
     live = _games().get(game_id)
     return render_template("join.html", live=live, pin=request.args.get("pin", ""))
+
+
+@bp.errorhandler(GameNotFound)
+def no_such_game(exc: GameNotFound) -> ResponseReturnValue:
+    """A friendly 404 with the way back to the games list."""
+    return render_template("missing.html", message=str(exc)), 404

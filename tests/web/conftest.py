@@ -1,0 +1,49 @@
+"""A Flask client seated at a fresh 2-player game, with its CSRF token at hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+PLAYERS = [{"name": "Sarah", "colour": "blue"}, {"name": "Jan", "colour": "red"}]
+
+
+@dataclass
+class Table:
+    """A test client that created (so sits at) one game."""
+
+    client: FlaskClient
+    csrf: str
+    game_id: str
+    pin: str
+
+    def post(self, path: str, body: Any = None, **headers: str) -> TestResponse:
+        return self.client.post(path, json=body, headers={"X-CSRF-Token": self.csrf, **headers})
+
+    def act(self, action: dict[str, Any], version: int | None, key: str | None = None) -> TestResponse:
+        body: dict[str, Any] = {"action": action, "version": version}
+        if key:
+            body["idempotency_key"] = key
+        return self.post(f"/api/games/{self.game_id}/actions", body)
+
+    def view(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.client.get(f"/api/games/{self.game_id}").get_json()
+        return data
+
+
+def csrf_of(client: FlaskClient) -> str:
+    token: str = client.get("/api/session").get_json()["csrf"]
+    return token
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    csrf = csrf_of(client)
+    response = client.post("/api/games", json={"players": PLAYERS, "seed": 3}, headers={"X-CSRF-Token": csrf})
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    return Table(client, csrf, body["id"], body["pin"])

@@ -1,0 +1,195 @@
+"""The games HTTP API with good and bad input: every refusal names the problem and changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import COLOURS
+from companion.rules.errors import RuleError
+from companion.web import engine
+from tests.web.conftest import PLAYERS, Table, csrf_of
+from tests.web.play import first_action, scores
+
+
+def advance_to(table: Table, phase: str) -> dict[str, Any]:
+    """Play first legal actions until the game is in ``phase`` with no pending decision."""
+    view = table.view()
+    while view["phase"] != phase or view["pending"]:
+        response = table.act(first_action(view), view["version"])
+        assert response.status_code == 201, response.get_json()
+        view = response.get_json()["view"]
+    return view
+
+
+def engine_message(table: Table, action: dict[str, Any]) -> str:
+    """What the engine itself says about ``action`` on a copy of the game (rebuilt from the export)."""
+    text = table.client.get(f"/api/games/{table.game_id}/log").get_data(as_text=True)
+    game = engine.read_log(text, source="export")
+    with pytest.raises(RuleError) as raised:
+        game.apply(engine.parse_action(action))
+    return str(raised.value)
+
+
+def test_a_new_game_starts_in_the_select_phase_and_its_creator_is_seated(table: Table) -> None:
+    view = table.view()
+    assert view["phase"] == "select" and view["actions"] == 0 and view["seated"]
+    assert view["names"] == [p["name"] for p in PLAYERS]
+    assert set(view["selections"]) == {"0", "1"}  # both players may reveal, in any order
+    assert len(table.pin) == 4 and table.pin.isdigit()
+
+
+def test_an_illegal_claim_gets_422_with_the_rules_message_and_changes_nothing(table: Table) -> None:
+    view = advance_to(table, "claim")
+    mover = view["to_move"]
+    other = 1 - mover
+    missing = next(c for c in COLOURS if view["state"]["tower"]["display"][c] == 0)
+    for action in ({"type": "claim", "player": mover, "colours": [missing]},
+                   {"type": "claim", "player": other, "colours": view["legal"][0]["action"]["colours"]}):
+        expected = engine_message(table, action)
+        response = table.act(action, view["version"])
+        assert response.status_code == 422
+        assert response.get_json()["error"] == expected
+        assert table.view()["version"] == view["version"]
+    assert PLAYERS[other]["name"] in expected  # the rule's message names the player
+
+
+def test_malformed_json_is_400(table: Table) -> None:
+    response = table.client.post(f"/api/games/{table.game_id}/actions", data="{not json",
+                                 headers={"X-CSRF-Token": table.csrf, "Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert "not valid JSON" in response.get_json()["error"]
+
+
+def test_a_malformed_action_is_400_naming_the_field(table: Table) -> None:
+    response = table.act({"type": "claim", "colours": ["green"]}, 0)
+    assert response.status_code == 400
+    assert "'player'" in response.get_json()["error"]
+
+
+def test_wrong_pin_is_403_and_a_watcher_cannot_act(app: Flask, table: Table) -> None:
+    watcher = app.test_client()
+    csrf = csrf_of(watcher)
+    wrong = "0000" if table.pin != "0000" else "1111"
+    joined = watcher.post(f"/api/games/{table.game_id}/join", json={"pin": wrong}, headers={"X-CSRF-Token": csrf})
+    assert joined.status_code == 403 and "wrong table PIN" in joined.get_json()["error"]
+    action = first_action(table.view())
+    acted = watcher.post(f"/api/games/{table.game_id}/actions", json={"action": action, "version": 0},
+                         headers={"X-CSRF-Token": csrf})
+    assert acted.status_code == 403
+    assert watcher.get(f"/api/games/{table.game_id}").status_code == 200  # watching needs no PIN
+    with_header = watcher.post(f"/api/games/{table.game_id}/actions", json={"action": action, "version": 0},
+                               headers={"X-CSRF-Token": csrf, "X-Table-PIN": table.pin})
+    assert with_header.status_code == 201
+    assert watcher.post(f"/api/games/{table.game_id}/join", json={"pin": table.pin},
+                        headers={"X-CSRF-Token": csrf}).status_code == 200
+
+
+def test_repeated_wrong_pins_are_throttled(app: Flask, table: Table) -> None:
+    guesser = app.test_client()
+    csrf = csrf_of(guesser)
+    codes = [guesser.post(f"/api/games/{table.game_id}/join", json={"pin": "x"}, headers={"X-CSRF-Token": csrf})
+             .status_code for _ in range(12)]
+    assert codes[:10] == [403] * 10 and codes[10:] == [429, 429]
+
+
+def test_state_changing_requests_need_the_csrf_token(table: Table) -> None:
+    action = first_action(table.view())
+    for headers in ({}, {"X-CSRF-Token": "forged"}):
+        response = table.client.post(f"/api/games/{table.game_id}/actions", json={"action": action, "version": 0},
+                                     headers=headers)
+        assert response.status_code == 403 and "CSRF" in response.get_json()["error"]
+    assert table.view()["version"] == 0
+
+
+def test_a_replayed_idempotency_key_applies_once(table: Table) -> None:
+    view = table.view()
+    action = first_action(view)
+    first = table.act(action, view["version"], key="tap-1")
+    again = table.act(action, view["version"], key="tap-1")
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.get_json()["replayed"] and again.get_json()["version"] == first.get_json()["version"]
+    assert again.get_json()["event_id"] == first.get_json()["event_id"]
+    assert table.view()["actions"] == 1 and table.view()["version"] == 1
+
+
+def test_two_phones_at_once_one_wins_the_other_hears_the_game_moved_on(table: Table) -> None:
+    view = table.view()
+    sarah = {**first_action(view), "player": 0}
+    sarah_options = view["selections"]["0"][0]
+    sarah.update(colours=sarah_options["colours"], wild_sectors=sarah_options["wild"][0] if sarah_options["wild"] else [])
+    jan_options = view["selections"]["1"][0]
+    jan = {"type": "select", "player": 1, "colours": jan_options["colours"],
+           "wild_sectors": jan_options["wild"][0] if jan_options["wild"] else []}
+    won = table.act(sarah, view["version"], key="sarah")
+    lost = table.act(jan, view["version"], key="jan")
+    assert won.status_code == 201
+    assert lost.status_code == 409
+    body = lost.get_json()
+    assert "the game moved on" in body["error"]
+    assert body["view"]["version"] == won.get_json()["version"]  # a fresh view comes with the refusal
+    assert table.view()["actions"] == 1
+
+
+def test_undo_takes_back_the_last_action(table: Table) -> None:
+    start = table.view()
+    done = table.act(first_action(start), start["version"]).get_json()["view"]
+    undone = table.post(f"/api/games/{table.game_id}/undo", {"version": done["version"]})
+    assert undone.status_code == 201
+    view = undone.get_json()["view"]
+    assert view["actions"] == 0 and view["state"] == start["state"] and view["version"] == 2
+    nothing = table.post(f"/api/games/{table.game_id}/undo", {"version": view["version"]})
+    assert nothing.status_code == 422 and "nothing to" in nothing.get_json()["error"]
+
+
+def test_export_then_import_rebuilds_the_same_game(table: Table) -> None:
+    view = advance_to(table, "assistants")
+    text = table.client.get(f"/api/games/{table.game_id}/log").get_data(as_text=True)
+    assert text.splitlines()[0].startswith('{"edition": "essential", "format": "keshi-game-log"')
+    imported = table.post("/api/games/import", None)
+    assert imported.status_code == 400  # an empty body is not a log
+    response = table.client.post("/api/games/import", data=text, headers={"X-CSRF-Token": table.csrf})
+    assert response.status_code == 201
+    copy = response.get_json()["view"]
+    assert copy["state"] == view["state"] and copy["actions"] == view["actions"]
+    assert scores(copy) == scores(view)
+
+
+def test_a_damaged_import_names_the_line(table: Table) -> None:
+    text = table.client.get(f"/api/games/{table.game_id}/log").get_data(as_text=True)
+    damaged = text + '{"type": "claim", "player": 0}\n'
+    response = table.client.post("/api/games/import", data=damaged, headers={"X-CSRF-Token": table.csrf})
+    assert response.status_code == 400
+    assert "import:2" not in response.get_json()["error"] and ":2:" in response.get_json()["error"]
+
+
+def test_an_oversized_import_is_413(app: Flask, table: Table) -> None:
+    app.config["IMPORT_MAX_BYTES"] = 1024
+    big = "x" * 2048
+    response = table.client.post("/api/games/import", data=big, headers={"X-CSRF-Token": table.csrf})
+    assert response.status_code == 413
+    assert "1 KiB import limit" in response.get_json()["error"]
+
+
+def test_setup_errors_name_the_field(client: FlaskClient) -> None:
+    csrf = csrf_of(client)
+    for body, words in (({"players": [{"name": "Solo"}]}, "2 to 4 players"),
+                        ({"players": PLAYERS, "tower_layer": "B3"}, "tower_layer"),
+                        ({"players": [{"name": "Sarah"}, {"name": " "}]}, "player 2 needs a name")):
+        response = client.post("/api/games", json=body, headers={"X-CSRF-Token": csrf})
+        assert response.status_code == 400 and words in response.get_json()["error"]
+
+
+def test_an_unknown_game_is_404(client: FlaskClient) -> None:
+    assert client.get("/api/games/nope").status_code == 404
+    assert client.get("/games/nope").status_code == 404
+
+
+def test_the_games_list_shows_each_game(client: FlaskClient, table: Table) -> None:
+    games = client.get("/api/games").get_json()["games"]
+    assert [g["id"] for g in games] == [table.game_id]
+    page = client.get("/").get_data(as_text=True)
+    assert f"/games/{table.game_id}" in page and "Sarah, Jan" in page
