@@ -25,6 +25,13 @@ def advance_to(table: Table, phase: str) -> dict[str, Any]:
     return view
 
 
+def selection(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The first legal selection of ``seat``."""
+    option = view["selections"][str(seat)][0]
+    return {"type": "select", "player": seat, "colours": option["colours"],
+            "wild_sectors": option["wild"][0] if option["wild"] else []}
+
+
 def engine_message(table: Table, action: dict[str, Any]) -> str:
     """What the engine itself says about ``action`` on a copy of the game (rebuilt from the export)."""
     text = table.client.get(f"/api/games/{table.game_id}/log").get_data(as_text=True)
@@ -118,12 +125,7 @@ def test_a_replayed_idempotency_key_applies_once(table: Table) -> None:
 
 def test_two_phones_at_once_one_wins_the_other_hears_the_game_moved_on(table: Table) -> None:
     view = table.view()
-    sarah = {**first_action(view), "player": 0}
-    sarah_options = view["selections"]["0"][0]
-    sarah.update(colours=sarah_options["colours"], wild_sectors=sarah_options["wild"][0] if sarah_options["wild"] else [])
-    jan_options = view["selections"]["1"][0]
-    jan = {"type": "select", "player": 1, "colours": jan_options["colours"],
-           "wild_sectors": jan_options["wild"][0] if jan_options["wild"] else []}
+    sarah, jan = (selection(view, seat) for seat in (0, 1))
     won = table.act(sarah, view["version"], key="sarah")
     lost = table.act(jan, view["version"], key="jan")
     assert won.status_code == 201
