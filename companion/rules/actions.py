@@ -41,6 +41,11 @@ class Claim:
     player: int
     colours: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        # Two different colours (scroll 61) are one claim in either order: keep the canonical order.
+        order = {c: i for i, c in enumerate(COLOURS)}
+        object.__setattr__(self, "colours", tuple(sorted(self.colours, key=lambda c: order.get(c, len(order)))))
+
 
 @dataclass(frozen=True)
 class UseAssistant:

@@ -483,7 +483,7 @@ class Game:
         p = self._seat(a.player, IllegalClaim)
         self._expect_turn(a.player)
         legal = self.legal_claims(a.player)
-        if a not in legal and Claim(a.player, tuple(reversed(a.colours))) not in legal:
+        if a not in legal:
             raise IllegalClaim(self._claim_error(a, p, legal))
         for c in a.colours:
             s.display[c] -= 1
