@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from companion import COLOURS
-from companion.errors import KeshiError
+from companion.errors import ConfigError, KeshiError
 from companion.events import EventBus
 from companion.store import Store
 from companion.tower.model import SimulatedTower, TossOutcome, TowerParams, drop_times_ms
 from companion.tower.record import ColourCounts, TossRecord, colour_counts, save_toss
 from firmware.capture import CameraCount, capture_count, needs_confirmation
+from firmware.config import load_tower_config
 from firmware.pins import PinMap
 from firmware.rig import TowerRig, simulated_rig
 from firmware.simulated import BeamPlayer, beam_edges
@@ -81,7 +82,7 @@ class TowerService:
         timing: TimingConfig | None = None,
     ) -> None:
         if mode not in ("simulated", "hardware"):
-            raise KeshiError(f"tower mode must be simulated or hardware, not {mode!r}")
+            raise ConfigError(f"tower mode must be simulated or hardware, not {mode!r}")
         self.bus = bus
         self.store = store
         self.mode = mode
@@ -90,8 +91,9 @@ class TowerService:
         self.rng = random.Random(seed)
         self.tower = SimulatedTower(TowerParams(layer=layer), self.rng)
         self.time_scale = time_scale
-        self.pins = pins or PinMap()
-        self.timer = DropTimer(timing)
+        file_pins, file_timing = load_tower_config(instance_dir)
+        self.pins = pins or file_pins
+        self.timer = DropTimer(timing or file_timing)
         self.rig: TowerRig | None = None
         self.player: BeamPlayer | None = None
         self.camera: TrayCamera | None = None
