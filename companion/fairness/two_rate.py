@@ -138,7 +138,7 @@ def fit_two_rate(c: Cells) -> TwoRateFit:
         values = -likelihood.many(special.expit(flat[0]), special.expit(flat[1]))
         return values.reshape(t.shape[1:])
 
-    info = hessian(negative_many, theta).ddf
+    info = hessian(negative_many, theta, maxiter=1).ddf
     errors = _standard_errors(np.asarray(info, dtype=np.float64))
     fits = []
     for index, informed in enumerate((informs_new, informs_held)):

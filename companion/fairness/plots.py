@@ -1,0 +1,121 @@
+"""The report's three plots as base64 PNG data URIs, so an HTML report stands alone.
+
+Figures are plain ``matplotlib.figure.Figure`` objects rendered to PNG by the Agg canvas: no pyplot,
+so no global figure state shared between the dashboard's threads, no display needed on a Pi or a
+server, and none of pyplot's import time. Every colour is *named* on the
+plot, never shown by hue alone: the rate plot labels each row with the colour's name, and the tower
+contents plot writes each colour's name in its legend and its name inside each segment, with a
+hatch pattern per colour, so the plots read the same for colour-blind players and in greyscale.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from typing import Any
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from companion import COLOURS
+from companion.fairness.report import FairnessReport
+
+#: Approximate keshi paint colours (for the swatches; names always accompany them).
+KESHI_HEX: dict[str, str] = {
+    "yellow": "#f2c500", "orange": "#f08a00", "purple": "#7b3fa0", "pink": "#f08cb4",
+    "beige": "#d9c39a", "red": "#c8102e", "brown": "#7a4a1e", "green": "#2e8b3a",
+    "gray": "#8c8c8c", "white": "#ffffff", "black": "#111111", "turquoise": "#1aa6a6",
+}
+HATCHES: dict[str, str] = dict(
+    zip(COLOURS, ("", "//", "\\\\", "xx", "..", "oo", "--", "||", "++", "**", "OO", "//."), strict=True)
+)
+#: A pale box behind in-segment names, so they read on every swatch and hatch.
+LABEL_BOX = {"facecolor": "#ffffff", "alpha": 0.85, "pad": 1.0, "edgecolor": "none"}
+DPI = 90
+
+
+def _figure(width: float, height: float) -> tuple[Figure, Any]:
+    fig = Figure(figsize=(width, height))
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots()
+
+
+def _data_uri(fig: Figure) -> str:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def release_rate_plot(report: FairnessReport) -> str:
+    """Release rate per colour (all exposures) with its 95 % Wilson interval; flagged colours marked."""
+    fig, ax = _figure(6.4, 4.2)
+    rows = list(reversed(COLOURS))
+    for y, colour in enumerate(rows):
+        summary = report.colours[colour]
+        low, high = summary.release.interval
+        ax.plot([low, high], [y, y], color="#333333", linewidth=2)
+        if summary.release.rate is not None:
+            ax.plot(summary.release.rate, y, marker="o", markersize=9, color=KESHI_HEX[colour],
+                    markeredgecolor="#000000")
+    labels = [f"{c}  (flagged)" if report.colours[c].flagged else c for c in rows]
+    ax.set_yticks(range(len(rows)), labels)
+    for tick, colour in zip(ax.get_yticklabels(), rows, strict=True):
+        if report.colours[colour].flagged:
+            tick.set_fontweight("bold")
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("release rate (pieces out / pieces held + tossed in), 95 % interval")
+    ax.set_title(f"Release rate per colour ({report.tosses} tosses)")
+    ax.grid(axis="x", alpha=0.3)
+    return _data_uri(fig)
+
+
+def drop_time_plot(report: FairnessReport) -> str:
+    """Histogram of every drop's time after its toss."""
+    fig, ax = _figure(6.4, 3.2)
+    edges, counts = report.drops.histogram_edges_ms, report.drops.histogram_counts
+    if counts:
+        ax.stairs(counts, edges, fill=True, color="#4a6fa5", alpha=0.8)
+    else:
+        ax.text(0.5, 0.5, "no drops recorded yet", ha="center", va="center", transform=ax.transAxes)
+    ax.set_xlabel("time after the toss (ms)")
+    ax.set_ylabel("drops")
+    ax.set_title(f"Drop times ({report.drops.drops} drops)")
+    return _data_uri(fig)
+
+
+def contents_plot(report: FairnessReport) -> str:
+    """The tower's inferred contents after each toss of the latest game, stacked by colour."""
+    fig, ax = _figure(6.4, 3.6)
+    trace = report.latest_game
+    if trace is None:
+        ax.text(0.5, 0.5, "no game recorded yet", ha="center", va="center", transform=ax.transAxes)
+        ax.set_title("Tower contents over a game")
+        return _data_uri(fig)
+    x = range(len(trace.labels))
+    bottom = [0] * len(trace.labels)
+    for colour in COLOURS:
+        heights = trace.held_after[colour]
+        if not any(heights):
+            continue
+        bars = ax.bar(x, heights, bottom=bottom, color=KESHI_HEX[colour], edgecolor="#000000",
+                      hatch=HATCHES[colour], label=colour)
+        for bar, h in zip(bars, heights, strict=True):
+            if h:
+                ax.text(bar.get_x() + bar.get_width() / 2, bar.get_y() + h / 2, colour, ha="center",
+                        va="center", fontsize=7, bbox=LABEL_BOX)
+        bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
+    ax.set_xticks(list(x), trace.labels, rotation=45)
+    ax.set_ylabel("keshis held after the toss")
+    ax.set_title(f"Tower contents over game {trace.game_id}")
+    if any(bottom):
+        ax.legend(fontsize=7, ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return _data_uri(fig)
+
+
+def all_plots(report: FairnessReport) -> dict[str, str]:
+    """The three plots by name, as ``data:`` URIs for ``<img src=...>``."""
+    return {
+        "release_rate": release_rate_plot(report),
+        "drop_times": drop_time_plot(report),
+        "contents": contents_plot(report),
+    }

@@ -1,0 +1,117 @@
+"""Render a ``FairnessReport`` as JSON, CSV or a standalone HTML page.
+
+* JSON: ``FairnessReport.to_dict()`` (documented in docs/fairness.md).
+* CSV: one row per (scope, colour): scope ``all`` holds the all-exposure release rates, scopes ``B1``
+  and ``B2`` the first-pass tests and the model fits of that layer. Empty cells mean "no data"; the
+  file loads with ``pandas.read_csv`` as is.
+* HTML: the same template the dashboard serves (``templates/fairness/report.html``), rendered with
+  Jinja2 outside Flask, plots embedded as data URIs, styles inline: one file, no other requests.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from companion import COLOURS, __version__
+from companion.errors import KeshiError
+from companion.fairness.report import FairnessReport
+
+TEMPLATE_DIR = Path(__file__).parent / "templates"
+REPORT_TEMPLATE = "fairness/report.html"
+CSV_COLUMNS = (
+    "scope", "colour", "tosses", "exposures", "releases", "release_rate", "interval_low", "interval_high",
+    "first_pass_trials", "first_pass_releases", "first_pass_rate", "first_pass_low", "first_pass_high",
+    "p_value", "p_adjusted", "flagged", "direction", "p_new", "p_new_low", "p_new_high",
+    "p_held", "p_held_low", "p_held_high", "verdict",
+)
+
+
+class ReportFormatError(KeshiError, ValueError):
+    """An unknown report format was asked for."""
+
+
+def render(report: FairnessReport, fmt: str) -> str:
+    """The report as text in ``fmt`` (html, csv or json)."""
+    if fmt == "json":
+        return render_json(report)
+    if fmt == "csv":
+        return render_csv(report)
+    if fmt == "html":
+        return render_html(report)
+    raise ReportFormatError(f"report format must be html, csv or json, not {fmt!r}")
+
+
+def render_json(report: FairnessReport) -> str:
+    """The documented JSON form, indented, ending with a newline."""
+    return json.dumps(report.to_dict(), indent=2, allow_nan=False) + "\n"
+
+
+def csv_rows(report: FairnessReport) -> list[dict[str, Any]]:
+    """The CSV's rows as dicts (None for "no data")."""
+    rows: list[dict[str, Any]] = []
+    for colour in COLOURS:
+        summary = report.colours[colour]
+        rows.append({
+            "scope": "all", "colour": colour, "tosses": report.tosses,
+            "exposures": summary.release.trials, "releases": summary.release.successes,
+            "release_rate": summary.release.rate, "interval_low": summary.release.interval[0],
+            "interval_high": summary.release.interval[1], "flagged": summary.flagged,
+            "direction": summary.direction, "verdict": report.verdict,
+        })
+    for name, layer in report.layers.items():
+        for colour in COLOURS:
+            test = layer.tests.colours[colour]
+            model = layer.colour_models[colour]
+            rows.append({
+                "scope": name, "colour": colour, "tosses": layer.tosses,
+                "first_pass_trials": test.first_pass.trials, "first_pass_releases": test.first_pass.successes,
+                "first_pass_rate": test.first_pass.rate, "first_pass_low": test.first_pass.interval[0],
+                "first_pass_high": test.first_pass.interval[1], "p_value": test.p_value,
+                "p_adjusted": test.p_adjusted, "flagged": test.flagged, "direction": test.direction,
+                "p_new": model.p_new.estimate, "p_new_low": model.p_new.interval[0],
+                "p_new_high": model.p_new.interval[1], "p_held": model.p_held.estimate,
+                "p_held_low": model.p_held.interval[0], "p_held_high": model.p_held.interval[1],
+                "verdict": report.verdict,
+            })
+    return rows
+
+
+def render_csv(report: FairnessReport) -> str:
+    """One row per (scope, colour); see the module docstring."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in csv_rows(report):
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+    return buffer.getvalue()
+
+
+def html_context(report: FairnessReport) -> dict[str, Any]:
+    """What the HTML template needs: the report, its plots and display helpers."""
+    from companion.fairness.plots import KESHI_HEX, all_plots
+
+    return {
+        "report": report,
+        "plots": all_plots(report),
+        "colours": COLOURS,
+        "swatch": KESHI_HEX,
+        "version": __version__,
+        "generated": datetime.fromtimestamp(report.generated_at, UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "when": lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M"),
+    }
+
+
+def render_html(report: FairnessReport, **extra: Any) -> str:
+    """The standalone HTML report (the dashboard adds ``extra`` such as its filter form)."""
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=jinja2.StrictUndefined
+    )
+    extra.setdefault("dashboard", None)
+    return environment.get_template(REPORT_TEMPLATE).render(**html_context(report), **extra)
