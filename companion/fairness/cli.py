@@ -38,13 +38,11 @@ def parse_bias(text: str) -> tuple[str, float]:
 
 
 def parse_since(text: str) -> float:
-    """Parse an ISO date or date-time (``2026-11-21`` or ``2026-11-21T18:00``) into a UNIX time."""
+    """Parse an ISO date or date-time (``2026-11-21`` or ``2026-11-21T18:00``, local time) to UNIX time."""
     try:
         return datetime.fromisoformat(text).timestamp()
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--since must be an ISO date like 2026-11-21, not {text!r}"
-        ) from None
+        raise ConfigError(f"since must be an ISO date like 2026-11-21, not {text!r}") from None
 
 
 def positive_int(text: str) -> int:
@@ -65,7 +63,10 @@ def register(tower_subparsers: argparse._SubParsersAction[argparse.ArgumentParse
     )
     report.add_argument("--instance", type=Path, default=DEFAULT_INSTANCE, help=INSTANCE_HELP)
     report.add_argument("--tower", help="only tosses of this tower")
-    report.add_argument("--since", type=parse_since, help="only tosses from this ISO date/time on")
+    report.add_argument("--since", dest="since_text", metavar="DATE", help="only tosses from this ISO date/time on")
+    report.add_argument("--layer", choices=("B1", "B2"), help="only tosses with this tower layer")
+    report.add_argument("--game", help="only the tosses of this game id")
+    report.add_argument("--session", help="only the tosses of this session id")
     report.add_argument("--format", choices=FORMATS, default="json", help="output format (default json)")
     report.add_argument("--output", "-o", type=Path, help="write to this file instead of standard output")
     report.set_defaults(func=run_report)
@@ -97,14 +98,18 @@ def _instance_dir(path: Path, create: bool) -> Path:
 
 def run_report(args: argparse.Namespace) -> int:
     """Build the report of the instance's log and print or write it in the chosen format."""
-    from companion.fairness.load import load_tosses
+    since = parse_since(args.since_text) if args.since_text else None
+    from companion.fairness.load import load_tosses, narrow
     from companion.fairness.render import render
     from companion.fairness.report import build_report
     from companion.store import open_instance_store
 
     with open_instance_store(_instance_dir(args.instance, create=False)) as store:
-        data = load_tosses(store, tower=args.tower, since=args.since)
-    text = render(build_report(data), args.format)
+        data = load_tosses(store, tower=args.tower, since=since)
+    data = narrow(data, layer=args.layer, game=args.game, session=args.session)
+    scope = {"tower": args.tower, "since": args.since_text, "layer": args.layer, "game": args.game,
+             "session": args.session}
+    text = render(build_report(data, scope), args.format)
     if args.output is None:
         sys.stdout.write(text)
     else:

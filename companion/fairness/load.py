@@ -79,6 +79,22 @@ class TossData:
         )
 
 
+def narrow(
+    data: TossData, layer: str | None = None, game: str | None = None, session: str | None = None
+) -> TossData:
+    """Only the tosses of one layer, game and/or session (None: no restriction on that)."""
+    if layer is not None and layer not in ("B1", "B2"):
+        raise TossLogError(f"layer must be B1 or B2, not {layer!r}")
+    mask = np.ones(data.n_tosses, dtype=bool)
+    if layer is not None:
+        mask &= data.layer == layer
+    if game is not None:
+        mask &= data.game_id == game
+    if session is not None:
+        mask &= data.session_id == session
+    return data if mask.all() else data.select(mask)
+
+
 _QUERY = (
     "SELECT layer, game_id, session_id, season, round, started_at, pieces_in, pieces_out,"
     " contents_before, drop_times_ms, beam_count, camera_count, correction IS NOT NULL, flagged"

@@ -1,0 +1,78 @@
+"""The dashboard's fairness page: ``/fairness/`` (HTML with plots) and ``/fairness/report.<fmt>``.
+
+The page is the CLI's HTML report (same template, found through the blueprint's template folder)
+plus a filter form and download links. It reads the toss log from the app's store
+(``current_app.extensions["keshi.store"]``) on every request, so it always shows every toss
+recorded so far; the filters in the query string
+(``tower``, ``since``, ``layer``, ``game``, ``session``) are the CLI's options. Bad filter values
+are answered with 400 and a message naming the bad value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, render_template, request, url_for
+
+from companion.errors import KeshiError
+from companion.fairness.cli import parse_since
+from companion.fairness.load import load_tosses, narrow
+from companion.fairness.render import REPORT_TEMPLATE, html_context, render
+from companion.fairness.report import FairnessReport, build_report
+
+bp = Blueprint("fairness", __name__, url_prefix="/fairness", template_folder="templates")
+
+MEDIA_TYPES = {
+    "html": "text/html; charset=utf-8",
+    "json": "application/json",
+    "csv": "text/csv; charset=utf-8",
+}
+FILTERS = ("tower", "since", "layer", "game", "session")
+
+
+def _filters() -> dict[str, str | None]:
+    return {name: (request.args.get(name) or None) for name in FILTERS}
+
+
+def _report(filters: dict[str, str | None]) -> FairnessReport:
+    since = parse_since(filters["since"]) if filters["since"] else None
+    data = load_tosses(current_app.extensions["keshi.store"], tower=filters["tower"], since=since)
+    data = narrow(data, layer=filters["layer"], game=filters["game"], session=filters["session"])
+    return build_report(data, scope=filters)
+
+
+def _bad_request(exc: KeshiError) -> Response:
+    return Response(f"bad request: {exc}\n", status=400, mimetype="text/plain")
+
+
+@bp.get("/")
+def page() -> Response:
+    """The fairness page with its filter form and download links."""
+    filters = _filters()
+    try:
+        report = _report(filters)
+    except KeshiError as exc:
+        return _bad_request(exc)
+    query: dict[str, Any] = {k: v for k, v in filters.items() if v}
+    dashboard: dict[str, Any] = {
+        **filters,
+        "action": url_for("fairness.page"),
+        "download": {fmt: url_for("fairness.download", fmt=fmt, **query) for fmt in MEDIA_TYPES},
+    }
+    html = render_template(REPORT_TEMPLATE, **html_context(report), dashboard=dashboard)
+    return Response(html, mimetype=MEDIA_TYPES["html"])
+
+
+@bp.get("/report.<fmt>")
+def download(fmt: str) -> Response:
+    """The report as a file: ``report.json``, ``report.csv`` or ``report.html`` (standalone)."""
+    if fmt not in MEDIA_TYPES:
+        message = f"not found: report format must be html, csv or json, not {fmt!r}\n"
+        return Response(message, status=404, mimetype="text/plain")
+    try:
+        text = render(_report(_filters()), fmt)
+    except KeshiError as exc:
+        return _bad_request(exc)
+    response = Response(text, mimetype=MEDIA_TYPES[fmt])
+    response.headers["Content-Disposition"] = f'attachment; filename="keshi-fairness.{fmt}"'
+    return response
