@@ -64,7 +64,9 @@ def legal_json(game: Any, names: list[str]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for action in game.legal_actions():
         data = to_json(action)
-        if data["type"] != "release":
+        if data["type"] in ("choose", "answer"):
+            out.append({"action": data, "label": option_text(data.get("option", data.get("value")))})
+        elif data["type"] != "release":
             out.append({"action": data, "label": label(data, names)})
     return out
 

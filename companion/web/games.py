@@ -194,8 +194,10 @@ class GameService:
             live.game.apply(action)  # raises RuleError with the state unchanged
             data = engine.to_json(action)
             try:
-                event = {"label": engine.label(data, live.names), "action": data,
-                         "deltas": _deltas(before, live.game), **(meta or {})}
+                text = engine.label(data, live.names)
+                if meta and meta.get("correction_label"):
+                    text += f" ({meta['correction_label']})"
+                event = {"label": text, "action": data, "deltas": _deltas(before, live.game), **(meta or {})}
                 clear_tower = data["type"] == "release"
                 outcome = self._commit(live, "action", data, key, meta, event, clear_tower)
             except BaseException:

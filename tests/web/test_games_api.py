@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
 import pytest
@@ -195,3 +197,37 @@ def test_the_games_list_shows_each_game(client: FlaskClient, table: Table) -> No
     assert [g["id"] for g in games] == [table.game_id]
     page = client.get("/").get_data(as_text=True)
     assert f"/games/{table.game_id}" in page and "Sarah, Jan" in page
+
+
+def wait_for_tower_result(table: Table) -> dict[str, Any]:
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        view = table.view()
+        if view["tower_result"]:
+            return view
+        time.sleep(0.05)
+    raise AssertionError("no tower result")
+
+
+def test_a_toss_result_is_stored_and_a_correction_is_logged_not_silent(app: Flask, table: Table) -> None:
+    view = advance_to(table, "toss")
+    tossed = table.post(f"/api/games/{table.game_id}/toss", {"version": view["version"]})
+    assert tossed.status_code == 202
+    again = table.post(f"/api/games/{table.game_id}/toss", {"version": view["version"]})
+    assert again.status_code == 409  # the tower is still settling
+    view = wait_for_tower_result(table)
+    detected = view["tower_result"]["counts"]
+    assert sum(detected.values()) == view["tower_result"]["beam_count"]
+    assert view["tower_result"]["toss_id"] == tossed.get_json()["toss_id"]
+    colour = next(c for c, n in detected.items() if n)
+    corrected = {**{c: n for c, n in detected.items() if n}, colour: detected[colour] - 1}
+    response = table.act({"type": "release", "counts": corrected}, view["version"])
+    assert response.status_code == 201
+    after = response.get_json()["view"]
+    assert after["tower_result"] is None and after["phase"] != "toss"
+    label = table.view()["history"][0]["label"]
+    assert "corrected by the table from the tower's" in label and f"{detected[colour]} {colour}" in label
+    store = app.extensions["keshi.store"]
+    meta = store.query("SELECT meta FROM game_log WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (table.game_id,))
+    logged = json.loads(meta[0]["meta"])
+    assert logged["corrected"] and logged["detected"] == {c: n for c, n in detected.items() if n}

@@ -100,7 +100,7 @@
     const winners = view.winners.join(" and ");
     const cats = [];
     players.forEach(function (p) { Object.keys(p.breakdown).forEach(function (k) { if (cats.indexOf(k) < 0) { cats.push(k); } }); });
-    let html = '<h2 id="screen-title">Final scoring</h2><p class="winner">🏆 ' + esc(winners) +
+    let html = '<h2 id="screen-title">Final scoring</h2><p class="winner">★ ' + esc(winners) +
       (view.winners.length > 1 ? " share the win" : " wins") + "</p>";
     html += '<table class="breakdown"><thead><tr><th>Category</th>' +
       players.map(function (p) { return "<th>" + esc(p.name) + "</th>"; }).join("") + "</tr></thead><tbody>";
@@ -266,7 +266,7 @@
     document.getElementById("turn-when").textContent = view.finished ? "Game over" :
       "Season " + view.season + " · Round " + view.round + " · " + phase;
     let who;
-    if (view.finished) { who = "🏆 " + esc(view.winners.join(" & ")); }
+    if (view.finished) { who = "★ Winner: " + esc(view.winners.join(" & ")); }
     else if (view.pending && view.pending.kind === "question") { who = "The table: answer a question"; }
     else if (view.phase === "select") {
       who = "Everyone selects · waiting for " + Object.keys(view.selections).map(function (s) { return esc(nameOf(Number(s))); }).join(", ");
@@ -282,7 +282,7 @@
       }).join("");
       const res = p.resources;
       return '<details class="score"><summary>' + seatChip(i) + ' <span class="points">' + p.score + " pts</span>" +
-        '<span class="muted small"> 💧' + res.water + " · dates " + res.dates + " · dinars " + res.dinars + "</span></summary>" +
+        '<span class="muted small">water ' + res.water + " · dates " + res.dates + " · dinars " + res.dinars + "</span></summary>" +
         '<table class="breakdown">' + rows + "</table></details>";
     }).join("");
     document.getElementById("display").innerHTML = countsChips(view.state.tower.display);
@@ -295,6 +295,7 @@
     root.dataset.phase = view.finished ? "finished" : view.phase;
     renderTurn();
     renderScores();
+    if (view.phase !== "toss") { document.getElementById("tower-card").hidden = true; }
     const box = document.getElementById("screen");
     if (view.finished) { screenFinished(box); }
     else if (view.pending) { screenPending(box); }

@@ -1,0 +1,128 @@
+"""A complete 2-player game through the UI only, on the simulated tower, watched by a second phone.
+
+The host phone (a shared tablet seated by creating the game) walks the setup wizard, then on every
+screen takes the first legal option it is offered: colours for the selection, the toss button, the
+tower's result (correcting it once), claims, assistants, decisions and questions. A second browser
+context only watches; after every change it must show the same game version within 1 s. One
+screenshot per phase goes to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import PHONE, screenshot
+from tests.conftest import LiveServer
+
+pytestmark = pytest.mark.browser
+
+WATCHER_DEADLINE_MS = 1000
+MAX_STEPS = 600
+
+
+def walk_setup_wizard(page: Page, url: str) -> str:
+    page.goto(url + "/")
+    expect(page.get_by_role("heading", name="Games")).to_be_visible()
+    screenshot(page, "game-01-games-list")
+    page.get_by_role("link", name="New game").click()
+    names = page.locator(".player-name")
+    names.nth(0).fill("Sarah")
+    names.nth(1).fill("Jan")
+    page.locator(".player-colour").nth(1).select_option("red")
+    screenshot(page, "game-02-setup-players")
+    page.get_by_role("button", name="Next: edition & tower").click()
+    page.get_by_label("B2").check()
+    screenshot(page, "game-03-setup-edition-tower")
+    page.get_by_role("button", name="Next: setup draws").click()
+    page.get_by_label("Seed for anything still drawn").fill("3")
+    screenshot(page, "game-04-setup-draws")
+    page.get_by_role("button", name="Next: review").click()
+    expect(page.locator("#review")).to_contain_text("Sarah (blue), Jan (red)")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/games/[0-9a-f]+$"))
+    expect(page.locator("#game")).to_have_attribute("data-version", "0")
+    screenshot(page, "game-05-host-screen-pin-qr")
+    return page.url
+
+
+def take_first_legal_option(page: Page, corrected: list[bool]) -> None:
+    """Do what the current screen offers first; return once the request is sent."""
+    screen = page.locator("#screen")
+    reveal = screen.locator(".reveal")
+    if screen.locator(".picker").count():
+        picker = screen.locator(".picker").first
+        while not picker.locator(".reveal").count():
+            picker.locator(".colour-pick:not([disabled])").first.click()
+        picker.locator(".reveal").first.click()
+    elif screen.locator("#toss").count():
+        screen.locator("#toss").click()
+        expect(page.locator("#drops li").first).to_be_visible(timeout=10_000)
+        if not corrected:
+            screenshot(page, "game-08-toss-live-drops")
+        expect(screen.locator("#accept")).to_be_visible(timeout=15_000)
+    elif screen.locator("#accept").count():
+        if not corrected:
+            screenshot(page, "game-09-tower-result")
+            screen.locator("#correct").click()
+            screen.locator("button.step[data-d='-1']").first.click()
+            screenshot(page, "game-10-tower-correction")
+            screen.locator("#apply-counts").click()
+            expect(page.locator("#log li").first).to_contain_text("corrected by the table from the tower's")
+            corrected.append(True)
+        else:
+            screen.locator("#accept").click()
+    elif reveal.count():
+        reveal.first.click()
+    else:
+        screen.locator("button.option").first.click()
+
+
+def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, live_server: LiveServer) -> None:
+    host_context = browser.new_context(viewport=PHONE)
+    watch_context = browser.new_context(viewport=PHONE)
+    try:
+        host = host_context.new_page()
+        host.on("dialog", lambda dialog: dialog.accept())
+        game_url = walk_setup_wizard(host, live_server.url)
+        watcher = watch_context.new_page()
+        watcher.goto(game_url)
+        expect(watcher.locator("#game")).to_have_attribute("data-version", "0")
+        expect(watcher.get_by_role("link", name="Join the table")).to_be_visible()
+        screenshot(watcher, "game-06-watcher-select")
+
+        shots: set[str] = set()
+        corrected: list[bool] = []
+        steps = 0
+        while host.locator("#game").get_attribute("data-phase") != "finished":
+            steps += 1
+            assert steps < MAX_STEPS, "the game did not finish"
+            game = host.locator("#game")
+            event_id = game.get_attribute("data-event-id") or ""
+            key = (game.get_attribute("data-phase") or "") + ("-" + host.locator("#screen-title").inner_text()
+                                                             .split(" ")[0].lower())
+            if key not in shots:
+                shots.add(key)
+                screenshot(host, f"game-phase-{key}")
+            if host.locator("#latest-title").inner_text() == "Season scoring" and "season" not in shots:
+                shots.add("season")
+                screenshot(host, "game-11-season-scoring")
+            take_first_legal_option(host, corrected)
+            expect(game).not_to_have_attribute("data-event-id", event_id, timeout=10_000)
+            # every change (an action, a tower result) reaches the watching phone within a second
+            expect(watcher.locator("#game")).to_have_attribute("data-event-id", game.get_attribute("data-event-id") or "",
+                                                               timeout=WATCHER_DEADLINE_MS)
+            assert not watcher.locator("#screen button").count()  # watchers get no action buttons
+
+        expect(host.locator("#screen-title")).to_have_text("Final scoring")
+        expect(host.locator(".winner")).to_contain_text("win")
+        screenshot(host, "game-12-final-scoring")
+        expect(watcher.locator(".winner")).to_have_text(host.locator(".winner").inner_text(), timeout=1000)
+        screenshot(watcher, "game-13-watcher-final")
+        view = live_server.get_json(game_url.replace(live_server.url, "").replace("/games/", "/api/games/"))
+        assert view["finished"] and view["actions"] > 100
+    finally:
+        host_context.close()
+        watch_context.close()
