@@ -112,8 +112,8 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
             take_first_legal_option(host, corrected)
             expect(game).not_to_have_attribute("data-event-id", event_id, timeout=10_000)
             # every change (an action, a tower result) reaches the watching phone within a second
-            expect(watcher.locator("#game")).to_have_attribute("data-event-id", game.get_attribute("data-event-id") or "",
-                                                               timeout=WATCHER_DEADLINE_MS)
+            latest = game.get_attribute("data-event-id") or ""
+            expect(watcher.locator("#game")).to_have_attribute("data-event-id", latest, timeout=WATCHER_DEADLINE_MS)
             assert not watcher.locator("#screen button").count()  # watchers get no action buttons
 
         expect(host.locator("#screen-title")).to_have_text("Final scoring")
