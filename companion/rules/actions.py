@@ -30,6 +30,12 @@ class Release:
 
     counts: Mapping[str, int] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # Zero counts carry no information: keep only the colours that fell out, in canonical order.
+        known = [c for c in COLOURS if self.counts.get(c)]
+        extra = [c for c in self.counts if c not in COLOURS]
+        object.__setattr__(self, "counts", {c: self.counts[c] for c in known + extra})
+
     def __hash__(self) -> int:
         return hash(tuple(sorted(self.counts.items())))
 
