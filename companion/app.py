@@ -82,6 +82,7 @@ def register_web(app: Flask) -> None:
     Flask's interactive debugger is never enabled: ``debug`` is forced off whatever the config says,
     because anyone on the table's network could run code through it.
     """
+    from companion.fairness import blueprint as fairness
     from companion.web import access, game_stream, games_api, health, pages, stream, tower_page
     from companion.web.games import GameService
     from companion.web.tower_link import TowerLink
@@ -99,7 +100,7 @@ def register_web(app: Flask) -> None:
     app.register_blueprint(pages.bp)
     app.register_blueprint(games_api.bp)
     app.register_blueprint(game_stream.bp)
-    app.context_processor(lambda: {"nav_fairness": "fairness" in app.blueprints})
+    app.register_blueprint(fairness.bp)
     link.start()
 
 

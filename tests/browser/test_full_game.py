@@ -122,7 +122,7 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
         expect(watcher.locator(".winner")).to_have_text(host.locator(".winner").inner_text(), timeout=1000)
         screenshot(watcher, "game-13-watcher-final")
         view = live_server.get_json(game_url.replace(live_server.url, "").replace("/games/", "/api/games/"))
-        assert view["finished"] and view["actions"] > 100
+        assert view["finished"] and int(str(view["actions"])) > 100
     finally:
         host_context.close()
         watch_context.close()
