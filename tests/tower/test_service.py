@@ -196,3 +196,13 @@ def test_status_names_mode_beam_and_layer(bus: CheckingBus, store: Store) -> Non
         assert status["layer"] == "B2" and status["tower"] == "club"
     finally:
         service.stop()
+
+
+def test_the_toss_button_starts_a_toss(tower: TowerService, bus: CheckingBus) -> None:
+    assert tower.rig is not None
+    button = tower.rig.factory.pin(tower.pins.button)
+    button.drive_low()
+    button.drive_high()
+    started = events_until(bus, "toss.started")[-1]
+    assert started.data["source"] == "button"
+    assert events_until(bus, "toss.result", since=started.id)[-1].data["toss_id"] == started.data["toss_id"]
