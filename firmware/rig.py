@@ -50,10 +50,11 @@ class TowerRig:
             made.append(self.light)
             button = self.pins.button
             self.button = TossButton(button, pin_factory=self.factory) if button is not None else None
-        except GPIOZeroError as exc:
+        except Exception as exc:  # gpiozero's errors, and lgpio's own (e.g. "GPIO busy": another process)
             for device in made:
                 device.close()
-            raise FirmwareError(f"cannot set up the tower's pins ({self.pins.describe()}): {exc}") from exc
+            hint = "" if isinstance(exc, GPIOZeroError) else " (is keshi-tower.service running and holding them?)"
+            raise FirmwareError(f"cannot set up the tower's pins ({self.pins.describe()}): {exc}{hint}") from exc
 
     def ticks(self) -> float:
         """The pin factory's clock (seconds): the clock the beam's edge timestamps are on."""

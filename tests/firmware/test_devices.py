@@ -7,7 +7,7 @@ import random
 import pytest
 
 from companion.cli import main
-from firmware.errors import PinMapError
+from firmware.errors import FirmwareError, PinMapError
 from firmware.mockpins import EmitterMockPin
 from firmware.pins import PinMap
 from firmware.rig import TowerRig
@@ -107,3 +107,8 @@ def test_pintest_off_the_pi_is_one_line_error(capsys: pytest.CaptureFixture[str]
 def test_pintest_bad_pin_is_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tower", "pintest", "--mock", "--light-pin", "17"]) == 2
     assert capsys.readouterr().err.strip() == "keshi: error: GPIO17 is assigned twice (beam and light)"
+
+
+def test_a_pin_already_in_use_is_a_firmware_error(rig: TowerRig) -> None:
+    with pytest.raises(FirmwareError, match="GPIO17"):
+        TowerRig(pin_factory=rig.factory)
