@@ -8,6 +8,7 @@ once the answer is in.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 
@@ -21,16 +22,21 @@ class NeedInput(Exception):  # noqa: N818 - a control-flow signal, not an error
 
 def choice(player: int, prompt: str, options: list[Any]) -> dict[str, Any]:
     """A decision for ``player``: pick one of ``options``."""
-    return {"kind": "choice", "player": player, "prompt": prompt, "options": options}
+    return {"kind": "choice", "player": player, "prompt": prompt, "options": list(options)}
 
 
 def question(key: str, prompt: str, options: list[Any], *, multi: bool = False) -> dict[str, Any]:
     """A question to the table about a printed board value; ``multi``: answer with a non-empty list."""
-    return {"kind": "question", "player": None, "key": key, "prompt": prompt, "options": options, "multi": multi}
+    return {"kind": "question", "player": None, "key": key, "prompt": prompt, "options": list(options),
+            "multi": multi}
 
 
+@cache
 def bundle_options(max_total: int = 3) -> list[dict[str, int]]:
-    """Every non-empty resource bundle of at most ``max_total`` items (for cost/reward questions)."""
+    """Every non-empty resource bundle of at most ``max_total`` items (for cost/reward questions).
+
+    Cached: callers must not change the returned list (questions copy it).
+    """
     out: list[dict[str, int]] = []
     for total in range(1, max_total + 1):
         for water in range(total, -1, -1):

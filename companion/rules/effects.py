@@ -264,11 +264,15 @@ def rapid_bonus(g: Game, eff: Effect) -> None:
 
 # --- palace and mosque -------------------------------------------------------------------------------
 
+#: Where segments 2 and 3 may begin: segment 4 begins at step 11 (desert town 05 example).
+SEGMENT_PAIRS: list[list[int]] = [[a, b] for a in range(1, 10) for b in range(a + 1, 11)]
+
+
 def segment_starts(g: Game, which: str) -> list[int]:
     """First step of segments 2-5 of ``which`` staircase (4 thresholds, EN:L1025-1043)."""
     pair = g.value(f"{which}.segment_starts",
                    f"On the {which} staircase, which steps begin segments 2 and 3 (counting from the start)?",
-                   [[a, b] for a in range(1, 10) for b in range(a + 1, 11)])
+                   SEGMENT_PAIRS)
     four: int = g.value(f"{which}.segment4_start", f"Which {which} step begins segment 4?", list(range(3, 16)))
     final: int = g.value(f"{which}.final_step", f"Which {which} step is the final space?", list(range(4, 21)))
     return [pair[0], pair[1], four, final]

@@ -89,6 +89,16 @@ class Game:
         return self.s.round
 
     @property
+    def start_player(self) -> int:
+        """Seat holding the round tracker (camel): first in turn order this round."""
+        return self.s.start_player
+
+    @property
+    def season_player(self) -> int:
+        """Seat holding the season tracker."""
+        return self.s.season_player
+
+    @property
     def finished(self) -> bool:
         """True after final scoring."""
         return self.s.finished

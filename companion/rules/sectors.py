@@ -140,12 +140,19 @@ def act_souk(g: Game, eff: Effect) -> None:
         g.push({"k": "luxury", "p": eff["p"], "tile": int(arg)})
 
 
+#: Possible luxury-good costs: up to 3 of each goods colour, 1-5 keshis in all (2 known tiles fit).
+GOODS_BUNDLES: list[dict[str, int]] = [
+    {k: v for k, v in zip(GOODS, (y, o, u), strict=True) if v}
+    for y in range(4) for o in range(4) for u in range(4) if 1 <= y + o + u <= 5
+]
+#: Possible luxury-good rewards: 0-15 points plus up to 2 resources (the necklace gives 13 points).
+LUXURY_REWARDS: list[dict[str, int]] = [{"points": n, **b} for n in range(0, 16) for b in [{}, *bundle_options(2)]]
+
+
 def luxury_cost(g: Game, tile: int) -> dict[str, int]:
     """Goods keshis luxury good ``tile`` costs (asked once per tile)."""
-    goods_bundles = [{k: v for k, v in zip(GOODS, (y, o, u), strict=True) if v}
-                     for y in range(4) for o in range(4) for u in range(4) if 1 <= y + o + u <= 5]
     cost: dict[str, int] = g.value(f"luxury.{tile}.cost", f"What does luxury good #{tile} cost (goods keshis)?",
-                                   goods_bundles)
+                                   GOODS_BUNDLES)
     return cost
 
 
@@ -169,9 +176,8 @@ def luxury(g: Game, eff: Effect) -> None:
     """Pay a luxury good's goods keshis, take the tile and its points and resources at once."""
     tile = eff["tile"]
     cost = luxury_cost(g, tile)
-    reward_options = [{"points": n, **b} for n in range(0, 16) for b in [{}, *bundle_options(2)]]
     reward: dict[str, int] = g.value(f"luxury.{tile}.reward",
-                                     f"What does luxury good #{tile} give (points and resources)?", reward_options)
+                                     f"What does luxury good #{tile} give (points and resources)?", LUXURY_REWARDS)
     kind: str = g.value(f"luxury.{tile}.type", f"Which luxury good is #{tile}?",
                         ["slipper", "tajine", "dagger", "oil_lamp", "necklace"])
     del kind  # asked now so oases 14-18 can score it later

@@ -1,0 +1,81 @@
+"""Rules-engine benchmark: log replay, legal-claims query, random complete games per second.
+
+Run: ``.venv/bin/python benchmarks/bench_rules.py`` (one core; prints the machine and the figures).
+Targets (issue 3): replay of a 4-player log <= 20 ms, legal-claims query <= 0.2 ms,
+>= 50 random complete 4-player games/s.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import time
+from collections.abc import Callable
+
+from companion.rules import Claim, Game
+from companion.rules.log import read_log, write_log
+from companion.rules.simulate import play_random_game
+
+
+def timed(fn: Callable[[], object], repeat: int) -> list[float]:
+    """Wall-clock seconds of ``repeat`` calls of ``fn``."""
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def claim_position(seed: int) -> Game:
+    """A 4-player game stopped at its first claim turn with at least 4 colours in the base."""
+    for s in range(seed, seed + 1000):
+        game = play_random_game(4, s)
+        replayed = Game(game.setup)
+        for action in game.log:
+            replayed.apply(action)
+            if replayed.phase == "claim" and replayed.pending is None and sum(
+                    1 for n in replayed.s.display.values() if n) >= 4:
+                return replayed
+    raise RuntimeError("no claim position found")
+
+
+def main() -> None:
+    print(f"machine: {cpu_name()}, {platform.system()} {platform.release()}, Python {platform.python_version()}")
+    game = play_random_game(4, 2026)
+    text = write_log(game)
+    print(f"4-player log: {len(game.log)} actions, {len(text.splitlines())} lines, {len(text)} bytes")
+
+    replay = timed(lambda: Game.replay(game.setup, game.log), 30)
+    print(f"replay of the 4-player game (Game.replay): median {statistics.median(replay) * 1e3:.2f} ms, "
+          f"max {max(replay) * 1e3:.2f} ms  (target <= 20 ms)")
+    parse = timed(lambda: read_log(text), 30)
+    print(f"replay from JSON-lines text (read_log): median {statistics.median(parse) * 1e3:.2f} ms")
+
+    position = claim_position(7)
+    claims: list[Claim] = position.legal_claims()
+    per_call = timed(position.legal_claims, 20000)
+    print(f"legal-claims query ({len(claims)} claims, display {sum(position.s.display.values())} keshis): "
+          f"median {statistics.median(per_call) * 1e6:.1f} us  (target <= 200 us)")
+
+    games, start = 0, time.perf_counter()
+    while time.perf_counter() - start < 5.0:
+        play_random_game(4, 10_000 + games)
+        games += 1
+    rate = games / (time.perf_counter() - start)
+    print(f"random complete 4-player games: {rate:.1f} games/s on one core  (target >= 50)")
+
+
+if __name__ == "__main__":
+    main()
