@@ -195,9 +195,13 @@ class GameService:
             data = engine.to_json(action)
             try:
                 text = engine.label(data, live.names)
+                if data["type"] == "select":
+                    text, data_shown = _selection_text(live, data), None
+                else:
+                    data_shown = data
                 if meta and meta.get("correction_label"):
                     text += f" ({meta['correction_label']})"
-                event = {"label": text, "action": data, "deltas": _deltas(before, live.game), **(meta or {})}
+                event = {"label": text, "action": data_shown, "deltas": _deltas(before, live.game), **(meta or {})}
                 clear_tower = data["type"] == "release"
                 outcome = self._commit(live, "action", data, key, meta, event, clear_tower)
             except BaseException:
@@ -327,6 +331,15 @@ class GameService:
         )
         return [{"id": r["id"], "kind": r["kind"], "label": json.loads(r["data"]).get("label", r["kind"])}
                 for r in rows]
+
+
+def _selection_text(live: LiveGame, action: dict[str, Any]) -> str:
+    """A selection stays secret until everyone has chosen; then the log shows every player's keshis."""
+    names = live.names
+    if live.game.phase == "select":
+        return f"{names[action['player']]} has chosen 3 keshis (shown when everyone has)"
+    reveals = [f"{p['name']}: {' + '.join(p['selected'])}" for p in live.game.to_dict()["players"]]
+    return "Everyone reveals — " + "; ".join(reveals)
 
 
 def _scores(game: Any) -> list[dict[str, int]]:

@@ -25,7 +25,7 @@ def build_view(live: LiveGame, last_event_id: int) -> dict[str, Any]:
 
 def _fresh(live: LiveGame) -> dict[str, Any]:
     game = live.game
-    state = game.to_dict()
+    state = hide_choices_in_progress(game.to_dict())
     names = [str(p["name"]) for p in state["players"]]
     to_move = game.to_move
     if game.finished:
@@ -58,6 +58,23 @@ def _fresh(live: LiveGame) -> dict[str, Any]:
         "tower_result": live.tower_result,
         "state": state,
     }
+
+
+def hide_choices_in_progress(state: dict[str, Any]) -> dict[str, Any]:
+    """While some still choose, a player who has chosen shows nothing of it (the keshis stay behind the screen).
+
+    Every phone gets the same view, so a selection must not leak through ``selected``, the assistants
+    it sent out, or the screen it came from, until the last player has chosen.
+    """
+    if state.get("phase") != "select":
+        return state
+    for player in state["players"]:
+        if player.get("has_selected"):
+            for colour in player["selected"]:
+                player["screen"][colour] += 1
+            player["selected"] = []
+            player["assistants"] = []
+    return state
 
 
 def pieces_in(state: dict[str, Any]) -> dict[str, int]:

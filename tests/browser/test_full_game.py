@@ -14,13 +14,25 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import PHONE, screenshot
+from tests.browser.conftest import PHONE
+from tests.browser.conftest import screenshot as full_page_screenshot
 from tests.conftest import LiveServer
 
 pytestmark = pytest.mark.browser
 
 WATCHER_DEADLINE_MS = 1000
 MAX_STEPS = 600
+
+
+def screenshot(page: Page, name: str) -> None:
+    """A full-page screenshot from the top, so the sticky "whose turn" bar is where a phone shows it."""
+    page.evaluate("window.scrollTo(0, 0)")
+    full_page_screenshot(page, name)
+
+
+def fits_the_phone(page: Page) -> bool:
+    """True when nothing sticks out past the 360 px phone width (no sideways scrolling)."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
 def walk_setup_wizard(page: Page, url: str) -> str:
@@ -33,6 +45,7 @@ def walk_setup_wizard(page: Page, url: str) -> str:
     names.nth(1).fill("Jan")
     page.locator(".player-colour").nth(1).select_option("red")
     screenshot(page, "game-02-setup-players")
+    assert fits_the_phone(page)
     page.get_by_role("button", name="Next: edition & tower").click()
     page.get_by_label("B2").check()
     screenshot(page, "game-03-setup-edition-tower")
@@ -106,6 +119,7 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
             if key not in shots:
                 shots.add(key)
                 screenshot(host, f"game-phase-{key}")
+                assert fits_the_phone(host), f"the {key} screen scrolls sideways at 360 px"
             if host.locator("#latest-title").inner_text() == "Season scoring" and "season" not in shots:
                 shots.add("season")
                 screenshot(host, "game-11-season-scoring")

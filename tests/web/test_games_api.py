@@ -231,3 +231,18 @@ def test_a_toss_result_is_stored_and_a_correction_is_logged_not_silent(app: Flas
     meta = store.query("SELECT meta FROM game_log WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (table.game_id,))
     logged = json.loads(meta[0]["meta"])
     assert logged["corrected"] and logged["detected"] == {c: n for c, n in detected.items() if n}
+
+
+def test_a_selection_stays_hidden_until_everyone_has_chosen(app: Flask, table: Table) -> None:
+    view = table.view()
+    first = selection(view, 0)
+    chosen = table.act(first, view["version"]).get_json()["view"]
+    sarah = chosen["state"]["players"][0]
+    assert sarah["has_selected"] and sarah["selected"] == [] and sarah["assistants"] == []
+    assert sarah["screen"] == view["state"]["players"][0]["screen"]  # nothing left the screen, as far as anyone sees
+    watcher = app.test_client()
+    seen = watcher.get(f"/api/games/{table.game_id}").get_json()
+    assert seen["history"][0]["label"] == "Sarah has chosen 3 keshis (shown when everyone has)"
+    revealed = table.act(selection(chosen, 1), chosen["version"]).get_json()["view"]
+    assert revealed["state"]["players"][0]["selected"] == first["colours"]
+    assert table.view()["history"][0]["label"].startswith("Everyone reveals — Sarah: " + " + ".join(first["colours"]))

@@ -80,7 +80,8 @@
 
   // -- screens ---------------------------------------------------------------------------------
   function actionButtons(entries) {
-    return '<div class="options">' + entries.map(function (entry, i) {
+    const short = entries.length > 3 && entries.every(function (e) { return e.label.length <= 18 && !e.action.colours; });
+    return '<div class="options' + (short ? " grid" : "") + '">' + entries.map(function (entry, i) {
       const a = entry.action;
       const colours = a.colours ? '<span class="opt-chips">' + a.colours.map(function (c) { return chip(c); }).join(" ") + "</span>" : "";
       return '<button type="button" class="option" data-legal="' + i + '">' + esc(entry.label) + colours + "</button>";
@@ -133,7 +134,7 @@
     let html = '<h2 id="screen-title">Select 3 keshis</h2><p class="muted">Behind your screen, pick 3 keshis; each red one sends its assistant to a sector you choose.</p>';
     const seats = Object.keys(view.selections);
     const done = view.state.players.map(function (p, i) { return p.has_selected ? i : null; }).filter(function (i) { return i !== null; });
-    if (done.length) { html += '<p class="muted">Revealed: ' + done.map(seatChip).join(", ") + "</p>"; }
+    if (done.length) { html += '<p class="muted">Chosen, hidden until everyone has: ' + done.map(seatChip).join(", ") + "</p>"; }
     const mine = seats.filter(function (s) { return mayAct(Number(s)); });
     seats.filter(function (s) { return !mayAct(Number(s)); }).forEach(function (s) { html += waiting(Number(s), "to select"); });
     mine.forEach(function (s) { html += '<div class="picker" data-seat="' + s + '"></div>'; });
