@@ -7,20 +7,17 @@ and short human labels for the log and the screens.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-LOG_FORMAT = "keshi-game-log"
-LOG_VERSION = 1
+from companion.rules import Game, SetupOptions, action_from_dict, action_to_dict
+from companion.rules.log import read_log as engine_read_log
+from companion.rules.log import write_log as engine_write_log
 
 
 def new_game(players: list[str], *, seed: int, start_player: int | None, tower_layer: str,
-             draws: Mapping[str, Any] | None, profile: Mapping[str, Any] | None) -> Any:
+             draws: Mapping[str, Any] | None, profile: Mapping[str, Any] | None) -> Game:
     """``Game.new`` for the setup wizard's answers; raises the engine's ``SetupError`` naming a bad field."""
-    from companion.rules.game import Game
-    from companion.rules.setup import SetupOptions
-
     kwargs: dict[str, Any] = {"players": tuple(players), "seed": seed, "tower_layer": tower_layer}
     if start_player is not None:
         kwargs["start_player"] = start_player
@@ -31,29 +28,22 @@ def new_game(players: list[str], *, seed: int, start_player: int | None, tower_l
     return Game.new(SetupOptions(**kwargs))
 
 
-def replay(setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) -> Any:
+def replay(setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) -> Game:
     """The game that ``setup`` plus ``actions`` (their JSON forms) make."""
-    from companion.rules.actions import action_from_dict
-    from companion.rules.game import Game
-
     return Game.replay(dict(setup), [action_from_dict(a) for a in actions])
 
 
 def parse_action(data: Any) -> Any:
     """An engine action from its JSON form; raises ``ActionFormatError`` naming the bad field."""
-    from companion.rules.actions import action_from_dict
-
     return action_from_dict(data)
 
 
 def to_json(action: Any) -> dict[str, Any]:
     """The JSON form of an engine action."""
-    from companion.rules.actions import action_to_dict
-
     return action_to_dict(action)
 
 
-def legal_json(game: Any, names: list[str]) -> list[dict[str, Any]]:
+def legal_json(game: Game, names: list[str]) -> list[dict[str, Any]]:
     """The legal actions of whoever must act now, labelled, except selections and tower releases.
 
     Selections are listed per player by ``selection_options`` (any player may reveal while others
@@ -71,7 +61,7 @@ def legal_json(game: Any, names: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def selection_options(game: Any) -> dict[str, list[dict[str, Any]]]:
+def selection_options(game: Game) -> dict[str, list[dict[str, Any]]]:
     """For each player still to select: the legal colour triples, each with its legal red-keshi sectors.
 
     The engine's public ``legal_actions`` lists only the first player in turn order; any player may
@@ -90,47 +80,14 @@ def selection_options(game: Any) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def write_log(game: Any) -> str:
-    """The game as the engine's JSON-lines log (format ``keshi-game-log`` version 1, docs/rules-engine.md).
-
-    Written here because ``companion.rules.log`` has not landed yet; the format is the engine's.
-    """
-    header = {"format": LOG_FORMAT, "version": LOG_VERSION, "edition": game.edition, "setup": game.setup}
-    lines = [json.dumps(header, sort_keys=True)]
-    lines += [json.dumps(to_json(action), sort_keys=True) for action in game.log]
-    return "\n".join(lines) + "\n"
+def write_log(game: Game) -> str:
+    """The engine's JSON-lines log of ``game``."""
+    return engine_write_log(game)
 
 
-def read_log(text: str, source: str) -> Any:
-    """A game from a JSON-lines log; raises ``LogError`` naming the line that is damaged or illegal."""
-    from companion.rules.errors import LogError
-
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    if not lines:
-        raise LogError(f"{source}: the log is empty")
-    parsed = []
-    for number, line in lines:
-        try:
-            parsed.append((number, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise LogError(f"{source}:{number}: not JSON: {exc.msg}") from None
-    number, header = parsed[0]
-    if not isinstance(header, dict) or header.get("format") != LOG_FORMAT or header.get("version") != LOG_VERSION:
-        raise LogError(f"{source}:{number}: not a {LOG_FORMAT} version {LOG_VERSION} header")
-    if not isinstance(header.get("setup"), dict):
-        raise LogError(f"{source}:{number}: the header has no setup object")
-    from companion.rules.game import Game
-
-    try:
-        game = Game(header["setup"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise LogError(f"{source}:{number}: unusable setup: {exc}") from None
-    for number, data in parsed[1:]:
-        try:
-            game.apply(parse_action(data))
-        except ValueError as exc:  # ActionFormatError and every RuleError
-            raise LogError(f"{source}:{number}: {exc}") from None
-    return game
+def read_log(text: str, source: str) -> Game:
+    """A game from a JSON-lines log; raises the engine's ``LogError`` naming the damaged line."""
+    return engine_read_log(text, source=source)
 
 
 def label(action: Mapping[str, Any], names: list[str]) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.errors import KeshiError
 from companion.events import EventBus
+from companion.rules import Game, RuleError
 from companion.store import Store
 from companion.web import engine
 
@@ -52,7 +53,7 @@ class LiveGame:
     seating: list[dict[str, Any]]
     pin: str
     version: int
-    game: Any
+    game: Game
     tower_result: dict[str, Any] | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     view_cache: tuple[int, dict[str, Any]] | None = None
@@ -121,7 +122,7 @@ class GameService:
         actions = [engine.to_json(a) for a in game.log]
         return self._insert(f"{' · '.join(names)} (imported)", seating, game, actions, "imported")
 
-    def _insert(self, title: str, seating: list[dict[str, Any]], game: Any, actions: list[dict[str, Any]],
+    def _insert(self, title: str, seating: list[dict[str, Any]], game: Game, actions: list[dict[str, Any]],
                 kind: str) -> LiveGame:
         game_id = uuid.uuid4().hex[:10]
         pin = f"{secrets.randbelow(10_000):04d}"
@@ -222,8 +223,6 @@ class GameService:
             self._check_version(live, version)
             log = list(live.game.log)
             if not log:
-                from companion.rules.errors import RuleError
-
                 raise RuleError("undo: nothing to take back, the game is at its start")
             taken = engine.to_json(log[-1])
             before = _scores(live.game)
@@ -342,11 +341,11 @@ def _selection_text(live: LiveGame, action: dict[str, Any]) -> str:
     return "Everyone reveals — " + "; ".join(reveals)
 
 
-def _scores(game: Any) -> list[dict[str, int]]:
+def _scores(game: Game) -> list[dict[str, int]]:
     return [dict(p["breakdown"]) for p in game.to_dict()["players"]]
 
 
-def _deltas(before: list[dict[str, int]], game: Any) -> list[dict[str, int]]:
+def _deltas(before: list[dict[str, int]], game: Game) -> list[dict[str, int]]:
     """Per player, the score change of each breakdown category this action caused."""
     after = _scores(game)
     out = []

@@ -14,6 +14,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import KeshiError
+from companion.rules import ActionFormatError, LogError, RuleError, SetupError
 from companion.tower.service import TowerBusyError
 from companion.web import access, engine
 from companion.web.games import GameMovedOn, GameNotFound, GameService, LiveGame
@@ -183,8 +184,6 @@ def import_log() -> ResponseReturnValue:
 
 # -- errors ---------------------------------------------------------------------------------
 def _status_for(exc: KeshiError) -> int:
-    from companion.rules.errors import ActionFormatError, LogError, RuleError, SetupError
-
     if isinstance(exc, (BadRequest, ActionFormatError, SetupError, LogError)):
         return 400
     if isinstance(exc, access.TooManyTries):
