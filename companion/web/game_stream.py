@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from companion.events import EventBus
 from companion.web.games import GameService
 from companion.web.tower_link import TowerLink
-from companion.web.views import build_view
+from companion.web.views import build_view_json
 
 bp = Blueprint("game_stream", __name__)
 
@@ -34,9 +34,12 @@ def _resume_id(default: int) -> int:
         return default
 
 
-def format_game_event(event: dict[str, Any], view: dict[str, Any] | None) -> str:
-    payload = {**event, "view": view} if view is not None else event
-    return f"id: {event['id']}\nevent: game\ndata: {json.dumps(payload)}\n\n"
+def format_game_event(event: dict[str, Any], view_json: str | None) -> str:
+    """One SSE message; ``view_json`` (already serialised, shared by all streams) is spliced in."""
+    payload = json.dumps(event)
+    if view_json is not None:
+        payload = f'{payload[:-1]}, "view": {view_json}}}'
+    return f"id: {event['id']}\nevent: game\ndata: {payload}\n\n"
 
 
 @bp.get("/api/games/<game_id>/events")
@@ -54,7 +57,7 @@ def game_events(game_id: str) -> Response:
         events = games.events_after(game_id, sent)
         if not events:
             return [], sent
-        view = build_view(live, events[-1]["id"])
+        view = build_view_json(live, events[-1]["id"])
         messages = [format_game_event(e, view if i == len(events) - 1 else None) for i, e in enumerate(events)]
         return messages, events[-1]["id"]
 

@@ -56,7 +56,8 @@ class LiveGame:
     game: Game
     tower_result: dict[str, Any] | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
-    view_cache: tuple[int, dict[str, Any]] | None = None
+    #: (version, view, the view as JSON) — built once per change and shared by every phone
+    view_cache: tuple[int, dict[str, Any], str] | None = None
 
     @property
     def names(self) -> list[str]:

@@ -6,6 +6,7 @@ so 30 phones cost one ``to_dict`` and one legal-action listing per change.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from companion import COLOURS
@@ -15,12 +16,22 @@ from companion.web.games import LiveGame
 
 def build_view(live: LiveGame, last_event_id: int) -> dict[str, Any]:
     """The view of ``live`` (cached per version; ``event_id`` is always the caller's latest)."""
+    return {**_cached(live)[1], "event_id": last_event_id}
+
+
+def build_view_json(live: LiveGame, last_event_id: int) -> str:
+    """``build_view`` as JSON text, serialised once per change however many phones are streaming."""
+    return f'{{"event_id": {int(last_event_id)}, {_cached(live)[2][1:]}'
+
+
+def _cached(live: LiveGame) -> tuple[int, dict[str, Any], str]:
     with live.lock:
         cached = live.view_cache
         if cached is None or cached[0] != live.version:
-            cached = (live.version, _fresh(live))
+            view = _fresh(live)
+            cached = (live.version, view, json.dumps(view))
             live.view_cache = cached
-        return {**cached[1], "event_id": last_event_id}
+        return cached
 
 
 def _fresh(live: LiveGame) -> dict[str, Any]:
