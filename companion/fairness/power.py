@@ -108,20 +108,22 @@ def power_analysis(
     alpha_per_test = ALPHA / max(tests, 1)
     needed = trials_needed(reference, TARGET_BIAS, alpha_per_test, TARGET_POWER)
     trials = [int(trials_by_colour.get(c, 0)) for c in COLOURS]
-
-    def mean_power(growth: float) -> float:
-        powers = [power_at(int(n * growth * trial_share), reference, TARGET_BIAS, alpha_per_test) for n in trials]
-        return sum(powers) / len(powers)
-
-    power_now = mean_power(1.0)
-    weakest = COLOURS[trials.index(min(trials))]
     mean_trials = sum(trials) / len(COLOURS)
+    power_now = _mean_power(trials, 1.0, reference, alpha_per_test, trial_share)
     enough = power_now >= TARGET_POWER
     tosses_needed: int | None = 0 if enough else None
     if not enough and mean_trials > 0:
-        ceiling = 2.0 * needed / (min(n for n in trials if n > 0) * trial_share) + 2.0
-        growth = optimize.brentq(lambda g: mean_power(g) - TARGET_POWER, 1.0, ceiling, xtol=1e-3)
+        # a colour not tossed yet is assumed to come up as often as the average colour from now on
+        expected = [n if n > 0 else mean_trials for n in trials]
+        ceiling = 2.0
+        while _mean_power(expected, ceiling, reference, alpha_per_test, trial_share) < TARGET_POWER:
+            ceiling *= 2.0
+        growth = optimize.brentq(
+            lambda g: _mean_power(expected, g, reference, alpha_per_test, trial_share) - TARGET_POWER,
+            1.0, ceiling, xtol=1e-3,
+        )
         tosses_needed = max(1, math.ceil(growth * tosses) - tosses)
+    weakest = COLOURS[trials.index(min(trials))]
     return PowerAnalysis(
         target_bias=TARGET_BIAS,
         target_power=TARGET_POWER,
@@ -136,3 +138,11 @@ def power_analysis(
         enough=enough,
         tosses_needed=tosses_needed,
     )
+
+
+def _mean_power(
+    trials: list[int] | list[float], growth: float, reference: float, alpha_per_test: float, trial_share: float
+) -> float:
+    """Mean over colours of the power with each colour's trials times ``growth`` and ``trial_share``."""
+    powers = [power_at(int(n * growth * trial_share), reference, TARGET_BIAS, alpha_per_test) for n in trials]
+    return sum(powers) / len(powers)

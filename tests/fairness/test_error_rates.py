@@ -20,13 +20,13 @@ from companion.tower.model import TowerParams
 PILOT_TOSSES = 120
 
 
-def power_of(grids: SessionGrids, session: int, share: float) -> tuple[PowerAnalysis, float | None, list[int]]:
+def power_of(grids: SessionGrids, session: int, share: float) -> PowerAnalysis:
+    """The power analysis of one session, as ``build_report`` runs it (pooled first-pass rate)."""
     releases, trials = first_pass_counts(grids.pieces_in[session], grids.pieces_out[session],
                                          grids.held_before[session])
     reference = float(releases.sum() / trials.sum())
-    power = power_analysis(dict(zip(COLOURS, trials.tolist(), strict=True)), reference,
-                           grids.pieces_in.shape[1], trial_share=share)
-    return power, reference, [releases, trials]
+    return power_analysis(dict(zip(COLOURS, trials.tolist(), strict=True)), reference,
+                          grids.pieces_in.shape[1], trial_share=share)
 
 
 def flagged(grids: SessionGrids, session: int) -> list[str]:
@@ -41,7 +41,7 @@ def predicted_tosses(layer: str) -> tuple[int, float]:
     share = biased_trial_share(params.release_new("red"), params.release_held("red"), TARGET_BIAS,
                                np.random.default_rng(1))
     pilot = simulate_sessions(params, 1, PILOT_TOSSES, np.random.default_rng(2))
-    power = power_of(pilot, 0, share)[0]
+    power = power_of(pilot, 0, share)
     assert not power.enough and power.tosses_needed is not None
     return PILOT_TOSSES + power.tosses_needed, share
 
@@ -53,7 +53,7 @@ def test_fair_tower_false_alarms_stay_at_or_below_5_percent(layer: str, sessions
     alarms = sum(bool(flagged(grids, s)) for s in range(sessions))
     assert alarms / sessions <= 0.05
     # the analysis agrees with its own prediction: about the target power at the predicted count
-    mean_power = np.mean([power_of(grids, s, share)[0].power_now for s in range(sessions)])
+    mean_power = np.mean([power_of(grids, s, share).power_now for s in range(sessions)])
     assert mean_power == pytest.approx(TARGET_POWER, abs=0.06)
 
 
@@ -62,8 +62,8 @@ def test_verdict_waits_until_the_predicted_count_and_not_much_longer() -> None:
     params = TowerParams(layer="B1")
     early = simulate_sessions(params, 100, tosses // 2, np.random.default_rng(6))
     late = simulate_sessions(params, 100, 2 * tosses, np.random.default_rng(7))
-    assert not any(power_of(early, s, share)[0].enough for s in range(100))
-    assert all(power_of(late, s, share)[0].enough for s in range(100))
+    assert not any(power_of(early, s, share).enough for s in range(100))
+    assert all(power_of(late, s, share).enough for s in range(100))
 
 
 @pytest.mark.parametrize(("layer", "lengths"), [("B1", (1 / 3, 1, 2)), ("B2", (1,))])

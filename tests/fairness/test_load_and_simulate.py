@@ -1,0 +1,126 @@
+"""``keshi tower simulate`` writes tosses as played ones are written; the loader reads them back exactly."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from companion import COLOURS
+from companion.fairness.load import TossLogError, load_tosses, narrow
+from companion.fairness.montecarlo import simulate_sessions
+from companion.fairness.simulate import simulate_into_store
+from companion.store import Store
+from companion.tower.model import SimulatedTower, TowerParams
+from companion.tower.record import TossRecord, iter_tosses, save_toss
+
+
+def grid(records: list[TossRecord], field: str) -> np.ndarray:
+    return np.array([[getattr(r, field)[c] for c in COLOURS] for r in records])
+
+
+def test_simulated_tosses_are_game_shaped_toss_records(store: Store) -> None:
+    summary = simulate_into_store(store, 30, TowerParams(layer="B2", bias={"red": 0.1}), seed=3)
+    records = list(iter_tosses(store))
+    assert "recorded 30 simulated tosses" in summary and len(records) == 30
+    assert {r.mode for r in records} == {"simulated"} and {r.layer for r in records} == {"B2"}
+    games = [r.game_id for r in records]
+    assert len(set(games)) == 3  # 12 + 12 + 6 tosses
+    for index, record in enumerate(records):
+        tossed = sum(record.pieces_in.values())
+        assert 6 <= tossed <= 12 and tossed % 3 == 0
+        assert max(record.pieces_in.values()) <= tossed // 3  # each player shows 3 different colours
+        assert (record.season, record.round) == (index % 12 // 4 + 1, index % 4 + 1)
+        assert len(record.drop_times_ms) == sum(record.pieces_out.values()) == record.beam_count
+        for colour in COLOURS:
+            assert record.contents_after[colour] == (
+                record.contents_before[colour] + record.pieces_in[colour] - record.pieces_out[colour]
+            )
+        if index % 12 == 0:
+            assert sum(record.contents_before.values()) == 0  # a game starts with an empty tower
+        else:
+            assert record.contents_before == records[index - 1].contents_after
+
+
+def test_the_same_seed_plays_the_same_tosses(store: Store) -> None:
+    simulate_into_store(store, 12, TowerParams(), seed=9)
+    simulate_into_store(store, 12, TowerParams(), seed=9)
+    records = list(iter_tosses(store))
+    assert [r.pieces_out for r in records[:12]] == [r.pieces_out for r in records[12:]]
+
+
+def test_loader_reads_back_what_iter_tosses_reads(store: Store) -> None:
+    simulate_into_store(store, 40, TowerParams(), seed=1)
+    records = list(iter_tosses(store))
+    data = load_tosses(store)
+    assert data.n_tosses == 40
+    assert (data.pieces_in == grid(records, "pieces_in")).all()
+    assert (data.pieces_out == grid(records, "pieces_out")).all()
+    assert (data.held_before == grid(records, "contents_before")).all()
+    for index, record in enumerate(records):
+        drops = data.drop_times_ms[data.drop_offsets[index]:data.drop_offsets[index + 1]]
+        assert drops.tolist() == record.drop_times_ms
+    assert list(data.game_id) == [r.game_id for r in records]
+
+
+def test_loader_falls_back_to_json_for_maps_in_another_form(store: Store) -> None:
+    simulate_into_store(store, 5, TowerParams(), seed=2)
+    expected = load_tosses(store)
+    with store.write() as conn:  # a map written by other means: other key order, missing zeros
+        row = conn.execute("SELECT id, pieces_in FROM tosses ORDER BY id LIMIT 1").fetchone()
+        sparse = {c: n for c, n in reversed(json.loads(row[1]).items()) if n}
+        conn.execute("UPDATE tosses SET pieces_in = ?, drop_times_ms = ? WHERE id = ?",
+                     (json.dumps(sparse), "[1e2, 250.5]", row[0]))
+    again = load_tosses(store)
+    assert (again.pieces_in == expected.pieces_in).all()
+    assert again.drop_times_ms[:2].tolist() == [100.0, 250.5]
+
+
+def test_loader_filters_by_tower_and_time(store: Store) -> None:
+    simulate_into_store(store, 10, TowerParams(), seed=2, tower="left")
+    simulate_into_store(store, 4, TowerParams(), seed=2, tower="right")
+    assert load_tosses(store, tower="right").n_tosses == 4
+    started = [r.started_at for r in iter_tosses(store, tower="left")]
+    assert load_tosses(store, tower="left", since=started[6]).n_tosses == 4
+    assert load_tosses(store, tower="nobody").n_tosses == 0
+
+
+def test_narrow_to_layer_game_and_session(store: Store) -> None:
+    simulate_into_store(store, 24, TowerParams(layer="B1"), seed=2)
+    simulate_into_store(store, 5, TowerParams(layer="B2"), seed=2)
+    data = load_tosses(store)
+    assert narrow(data, layer="B2").n_tosses == 5
+    first_game = str(data.game_id[0])
+    assert narrow(data, game=first_game).n_tosses == 12
+    assert narrow(data, session=str(data.session_id[-1])).n_tosses == 5
+    with pytest.raises(TossLogError, match="'B3'"):
+        narrow(data, layer="B3")
+
+
+def test_impossible_counts_are_refused_naming_the_toss(store: Store) -> None:
+    record = TossRecord(toss_id="x", tower="t", layer="B1", mode="hardware", started_at=0.0,
+                        pieces_in={"red": 1}, pieces_out={"red": 2}, contents_before={}, contents_after={})
+    save_toss(store, record)
+    with pytest.raises(TossLogError, match="toss #1"):
+        load_tosses(store)
+
+
+def test_vectorised_sessions_play_the_same_tower_as_simulated_tower() -> None:
+    """``montecarlo`` (for error rates) and ``SimulatedTower`` (for the log) agree in their long-run rates."""
+    params = TowerParams(layer="B1", bias={"red": 0.1})
+    grids = simulate_sessions(params, 1, 6000, np.random.default_rng(8))
+    fast = grids.pieces_out[0].sum(axis=0) / grids.pieces_in[0].sum(axis=0)
+    rng = random.Random(8)
+    tower = SimulatedTower(params, rng)
+    pieces_in = np.zeros(12)
+    pieces_out = np.zeros(12)
+    for index in range(6000):
+        if index % 12 == 0:
+            tower = SimulatedTower(params, rng)
+        tossed = dict(zip(COLOURS, grids.pieces_in[0][index].tolist(), strict=True))
+        outcome = tower.toss(tossed)
+        pieces_in += grids.pieces_in[0][index]
+        pieces_out += [outcome.released[c] for c in COLOURS]
+    assert fast == pytest.approx(pieces_out / pieces_in, abs=0.02)

@@ -1,0 +1,104 @@
+"""Reports render for 0, 1 and 100,000 tosses; the CSV loads with pandas; the JSON has its documented form."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from companion import COLOURS
+from companion.fairness.load import load_tosses
+from companion.fairness.montecarlo import simulate_sessions
+from companion.fairness.render import CSV_COLUMNS, ReportFormatError, render
+from companion.fairness.report import BIAS, NO_BIAS, NOT_ENOUGH, FairnessReport, build_report
+from companion.fairness.simulate import simulate_into_store
+from companion.store import Store
+from companion.tower.model import TowerParams
+from companion.tower.record import TossRecord, save_toss
+from tests.fairness.conftest import toss_data
+
+
+def check_all_formats(report_tosses: int, text: dict[str, str]) -> dict[str, Any]:
+    document = json.loads(text["json"])
+    assert document["tosses"] == report_tosses
+    assert document["verdict"] in (NOT_ENOUGH, NO_BIAS, BIAS)
+    assert list(document["colours"]) == list(COLOURS)
+    for entry in document["colours"].values():
+        assert set(entry) >= {"release_rate", "interval", "flagged"}
+        low, high = entry["interval"]
+        assert 0.0 <= low <= high <= 1.0
+        assert isinstance(entry["flagged"], bool)
+    table = pd.read_csv(io.StringIO(text["csv"]))
+    assert list(table.columns) == list(CSV_COLUMNS)
+    assert list(table[table.scope == "all"].colour) == list(COLOURS)
+    html = text["html"]
+    assert html.startswith("<!doctype html>") and html.count("data:image/png;base64,") == 3
+    assert "<link" not in html and "<script src" not in html  # stands alone
+    for colour in COLOURS:
+        assert f"</span>{colour}</td>" in html  # every colour named, not only shown by hue
+    return document
+
+
+def render_all(report: FairnessReport) -> dict[str, str]:
+    return {fmt: render(report, fmt) for fmt in ("json", "csv", "html")}
+
+
+def test_report_of_no_tosses(store: Store) -> None:
+    report = build_report(load_tosses(store))
+    document = check_all_formats(0, render_all(report))
+    assert document["verdict"] == NOT_ENOUGH and document["layers"] == {}
+    assert all(c["release_rate"] is None and c["interval"] == [0.0, 1.0] for c in document["colours"].values())
+
+
+def test_report_of_one_toss(store: Store) -> None:
+    simulate_into_store(store, 1, TowerParams(), seed=4)
+    document = check_all_formats(1, render_all(build_report(load_tosses(store))))
+    assert document["verdict"] == NOT_ENOUGH
+    assert document["layers"]["B1"]["power"]["enough"] is False
+    assert document["latest_game"]["labels"] == ["S1R1"]
+
+
+def test_report_of_100000_tosses() -> None:
+    grids = simulate_sessions(TowerParams(layer="B1", bias={"red": 0.1}), 1, 100_000, np.random.default_rng(1))
+    report = build_report(toss_data(grids))
+    document = check_all_formats(100_000, render_all(report))
+    assert document["verdict"] == BIAS
+    assert [c for c, entry in document["colours"].items() if entry["flagged"]] == ["red"]
+    model = document["layers"]["B1"]["colours"]["red"]["model"]
+    assert model["p_new"]["interval"][0] < 0.70 < model["p_new"]["interval"][1]
+
+
+def test_release_rates_and_tests_in_the_report_equal_scipy_on_fixed_tosses(store: Store) -> None:
+    # Three fixed tosses: yellow 4 in / 3 out then 2 in + 1 held / 3 out; red 3 in / 1 out twice.
+    tosses = [
+        ({"yellow": 4, "red": 3}, {"yellow": 3, "red": 1}, {}),
+        ({"yellow": 2, "red": 3}, {"yellow": 3, "red": 1}, {"yellow": 1, "red": 2}),
+        ({"yellow": 1, "green": 5}, {"yellow": 1, "green": 4}, {"red": 4}),
+    ]
+    for index, (pieces_in, pieces_out, before) in enumerate(tosses):
+        after = {c: before.get(c, 0) + pieces_in.get(c, 0) - pieces_out.get(c, 0) for c in COLOURS}
+        save_toss(store, TossRecord(toss_id=f"t{index}", tower="T", layer="B1", mode="hardware",
+                                    started_at=float(index), pieces_in=pieces_in, pieces_out=pieces_out,
+                                    contents_before=before, contents_after=after))
+    document = json.loads(render(build_report(load_tosses(store)), "json"))
+    yellow = document["colours"]["yellow"]
+    ci = stats.binomtest(7, 8).proportion_ci(method="wilson")  # exposures 4 + (2 + 1) + 1, releases 7
+    assert yellow["release_rate"] == pytest.approx(7 / 8)
+    assert yellow["interval"] == pytest.approx([ci.low, ci.high])
+    layer = document["layers"]["B1"]
+    # first-pass: yellow's second toss had one held, so it is left out: yellow 4/5, red 1/3, green 4/5
+    assert layer["colours"]["yellow"]["trials"] == 5 and layer["colours"]["red"]["trials"] == 3
+    pooled = 9 / 13
+    assert layer["colours"]["red"]["p_value"] == pytest.approx(stats.binomtest(1, 3, pooled).pvalue)
+    table = np.array([[4, 1], [1, 2], [4, 1]])
+    assert layer["chi_square"]["statistic"] == pytest.approx(stats.chi2_contingency(table, correction=False).statistic)
+
+
+def test_unknown_format_is_refused_by_name(store: Store) -> None:
+    with pytest.raises(ReportFormatError, match="'pdf'"):
+        render(build_report(load_tosses(store)), "pdf")
