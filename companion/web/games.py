@@ -190,7 +190,7 @@ class GameService:
             replayed = self._replayed(live, key)
             if replayed is not None:
                 return replayed
-            self._check_version(live, version)
+            self.check_version(live, version)
             action = engine.parse_action(action_data)
             before = _scores(live.game)
             live.game.apply(action)  # raises RuleError with the state unchanged
@@ -221,7 +221,7 @@ class GameService:
             replayed = self._replayed(live, key)
             if replayed is not None:
                 return replayed
-            self._check_version(live, version)
+            self.check_version(live, version)
             log = list(live.game.log)
             if not log:
                 raise RuleError("undo: nothing to take back, the game is at its start")
@@ -254,7 +254,8 @@ class GameService:
         return Outcome(version, int(event[0]["id"]) if event else 0, replayed=True)
 
     @staticmethod
-    def _check_version(live: LiveGame, version: Any) -> None:
+    def check_version(live: LiveGame, version: Any) -> None:
+        """Raise ``GameMovedOn`` unless ``version`` (when sent) is the game's current version."""
         if version is None:
             return  # a client that does not send a version accepts acting on the newest state
         if not isinstance(version, int) or isinstance(version, bool):

@@ -138,7 +138,7 @@ def post_toss(game_id: str) -> ResponseReturnValue:
     access.require_seat(game_id, live.pin)
     body = json_body()
     with live.lock:
-        GameService._check_version(live, body.get("version"))
+        GameService.check_version(live, body.get("version"))
         view = build_view(live, 0)
         if view["phase"] != "toss" or view["pending"] is not None:
             raise BadRequest(f"the tower is tossed in the toss phase; the game is in the {view['phase']} phase")
