@@ -13,10 +13,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.events import EventBus
-from companion.web.games import GameService
+from companion.web.games import GameNotFound, GameService
 from companion.web.tower_link import TowerLink
 from companion.web.views import build_view_json
 
@@ -92,3 +92,9 @@ def game_events(game_id: str) -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+@bp.errorhandler(GameNotFound)
+def no_such_game(exc: GameNotFound) -> tuple[Response, int]:
+    """An unknown game's stream is a plain 404 (EventSource then stops retrying)."""
+    return jsonify(error=str(exc)), 404

@@ -190,6 +190,7 @@ def test_setup_errors_name_the_field(client: FlaskClient) -> None:
 def test_an_unknown_game_is_404(client: FlaskClient) -> None:
     assert client.get("/api/games/nope").status_code == 404
     assert client.get("/games/nope").status_code == 404
+    assert client.get("/api/games/nope/events").status_code == 404
 
 
 def test_the_games_list_shows_each_game(client: FlaskClient, table: Table) -> None:
