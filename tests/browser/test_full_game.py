@@ -74,7 +74,7 @@ def take_first_legal_option(page: Page, corrected: list[bool]) -> None:
         screen.locator("#toss").click()
         expect(page.locator("#drops li").first).to_be_visible(timeout=10_000)
         if not corrected:
-            screenshot(page, "game-08-toss-live-drops")
+            screenshot(page, "game-08-toss-drops")
         expect(screen.locator("#accept")).to_be_visible(timeout=15_000)
     elif screen.locator("#accept").count():
         if not corrected:

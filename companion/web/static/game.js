@@ -215,10 +215,10 @@
       (result.unknown ? " · " + result.unknown + " unknown" : "") + "</p>";
     if (result.flagged) { html += '<p class="warn">The beam and the camera disagree: check the tray before you confirm.</p>'; }
     if (!seated) { box.innerHTML = html + '<p class="waiting">Waiting for the table to confirm.</p>'; return; }
+    if (correcting) { box.innerHTML = html; counter(box, correcting); return; }
     html += '<button type="button" class="big" id="accept">Confirm: that is what fell out</button>' +
       '<button type="button" class="secondary" id="correct">Correct the counts</button>';
     box.innerHTML = html;
-    if (correcting) { counter(box, correcting); return; }
     document.getElementById("accept").addEventListener("click", function () { act({type: "release", counts: result.counts}); });
     document.getElementById("correct").addEventListener("click", function () { correcting = Object.assign({}, result.counts); render(); });
   }
@@ -351,7 +351,7 @@
     if (event.topic === "toss.started") { drops.innerHTML = ""; state.textContent = "Tossing… keshis are falling."; }
     else if (event.topic === "toss.drop") {
       const li = document.createElement("li");
-      li.textContent = "drop at " + event.data.t_ms.toFixed(0) + " ms";
+      li.textContent = event.data.t_ms.toFixed(0) + " ms";
       drops.appendChild(li);
     } else if (event.topic === "toss.settled") { state.textContent = "Settled after " + event.data.drops + " drop(s); counting…"; }
     else if (event.topic === "toss.result") { state.textContent = "Counted."; }
