@@ -14,7 +14,9 @@ before that (the flag's false-alarm rate holds at any sample size) and the detai
 
 from __future__ import annotations
 
+import itertools
 import time
+from collections import defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -28,7 +30,7 @@ from companion.fairness.drops import DropStats, drop_stats
 from companion.fairness.load import TossData
 from companion.fairness.montecarlo import biased_trial_share
 from companion.fairness.power import TARGET_BIAS, PowerAnalysis, power_analysis
-from companion.fairness.two_rate import TwoRateFit, cells, fit_two_rate
+from companion.fairness.two_rate import TwoRateFit, cells_by_colour, fit_two_rate
 from companion.tower.model import LAYER_DEFAULTS
 
 NOT_ENOUGH = "not enough data yet"
@@ -209,13 +211,12 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
 
 
 def _layer_report(part: TossData, name: str, tests: ColourTests, family: int) -> LayerReport:
-    model = fit_two_rate(cells(part.held_before, part.pieces_in, part.pieces_out))
-    colour_models = {
-        c: fit_two_rate(cells(part.held_before[:, i], part.pieces_in[:, i], part.pieces_out[:, i]))
-        for i, c in enumerate(COLOURS)
-    }
+    pooled, per_colour = cells_by_colour(part.held_before, part.pieces_in, part.pieces_out)
+    model = fit_two_rate(pooled)
     p_new = model.p_new.estimate if model.p_new.estimate is not None else LAYER_DEFAULTS[name][0]
     p_held = model.p_held.estimate if model.p_held.estimate is not None else LAYER_DEFAULTS[name][1]
+    # colour by colour, each search starting from the pooled fit
+    colour_models = {c: fit_two_rate(per_colour[i], start=(p_new, p_held)) for i, c in enumerate(COLOURS)}
     share = biased_trial_share(p_new, p_held, TARGET_BIAS, np.random.default_rng(POWER_SEED))
     trials = {c: t.first_pass.trials for c, t in tests.colours.items()}
     power = power_analysis(trials, tests.reference_rate, part.n_tosses, tests=family, trial_share=share)
@@ -259,10 +260,14 @@ def _count_check(data: TossData) -> CountCheck:
 
 def _groups(data: TossData, ids: npt.NDArray[np.object_]) -> list[GroupRow]:
     """Per-id totals (tosses without an id are left out), ordered by their first toss."""
-    known = np.array([i is not None for i in ids], dtype=bool)
+    codes: defaultdict[object, int] = defaultdict(itertools.count().__next__)
+    index_all = np.fromiter(map(codes.__getitem__, ids), dtype=np.int64, count=len(ids))
+    no_id = codes[None]  # tosses without an id get a code too; that group is left out
+    known = index_all != no_id
     if not known.any():
         return []
-    keys, index = np.unique(ids[known].astype(str), return_inverse=True)
+    keys = [str(k) for k in codes]
+    index = index_all[known]
     n = len(keys)
     tossed = np.bincount(index, weights=data.pieces_in[known].sum(axis=1), minlength=n)
     exposed = np.bincount(index, weights=(data.pieces_in + data.held_before)[known].sum(axis=1), minlength=n)
@@ -280,6 +285,7 @@ def _groups(data: TossData, ids: npt.NDArray[np.object_]) -> list[GroupRow]:
             first_toss_at=float(first[g]), last_toss_at=float(last[g]),
         )
         for g in range(n)
+        if g != no_id
     ]
     return sorted(rows, key=lambda r: r.first_toss_at)
 

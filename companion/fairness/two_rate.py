@@ -11,7 +11,7 @@ conditionally independent given them, so the log-likelihood is a sum over (toss,
 Cells repeat a lot (counts are small), so the fit works on the distinct (b, i, o) triples with their
 multiplicities: 100,000 tosses become a few hundred terms.
 
-The fit runs on the logit scale (``scipy.optimize.minimize``); intervals are Wald intervals from the
+The fit runs on the logit scale (``scipy.optimize.minimize``, Powell's method); intervals are Wald intervals from the
 observed Fisher information there (``scipy.differentiate.hessian``), mapped back, so they stay inside
 (0, 1). Cells where nothing could move (no held and nothing tossed) carry no information and are
 dropped; a rate with no cells to inform it is reported as unknown.
@@ -61,16 +61,34 @@ def cells(
     held: npt.NDArray[np.int64], tossed: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
 ) -> Cells:
     """Collapse same-shaped count arrays into distinct informative triples with multiplicities."""
-    held, tossed, out = held.ravel(), tossed.ravel(), out.ravel()
-    informative = (held + tossed) > 0
-    held, tossed, out = held[informative], tossed[informative], out[informative]
-    if held.size == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return Cells(empty, empty, empty, empty)
-    # one integer key per triple: np.unique on a 1-D array is far faster than on rows
-    base = int(max(held.max(), tossed.max(), out.max())) + 1
-    keys, weight = np.unique((held * base + tossed) * base + out, return_counts=True)
-    return Cells(keys // (base * base), (keys // base) % base, keys % base, weight.astype(np.int64))
+    return _cells_from_keys(*_keys(held, tossed, out))
+
+
+def cells_by_colour(
+    held: npt.NDArray[np.int64], tossed: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
+) -> tuple[Cells, list[Cells]]:
+    """The pooled cells of ``(tosses, colours)`` grids, and each colour's (column's) own cells."""
+    keys, base = _keys(held, tossed, out)
+    by_colour = np.ascontiguousarray(keys.T)  # one transpose, then each colour is a contiguous row
+    return _cells_from_keys(keys, base), [_cells_from_keys(row, base) for row in by_colour]
+
+
+def _keys(
+    held: npt.NDArray[np.int64], tossed: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], int]:
+    """One integer per (held, tossed, out) triple, in base ``max count + 1``."""
+    base = int(max(held.max(initial=0), tossed.max(initial=0), out.max(initial=0))) + 1
+    return (held * base + tossed) * base + out, base
+
+
+def _cells_from_keys(keys: npt.NDArray[np.int64], base: int) -> Cells:
+    # counts are small, so counting keys beats sorting them; key 0 is "nothing held, nothing tossed"
+    # (then nothing can come out): such cells carry no information and are dropped
+    counts = np.bincount(keys.ravel(), minlength=1)
+    counts[0] = 0
+    present = np.flatnonzero(counts)
+    return Cells(present // (base * base), (present // base) % base, present % base,
+                 counts[present].astype(np.int64))
 
 
 def log_likelihood(c: Cells, p_new: float, p_held: float) -> float:
@@ -117,8 +135,11 @@ class _Convolution:
         return np.asarray(self.weight @ per_cell, dtype=np.float64)
 
 
-def fit_two_rate(c: Cells) -> TwoRateFit:
-    """Maximum-likelihood (p_new, p_held) with Fisher-information intervals on the logit scale."""
+def fit_two_rate(c: Cells, start: tuple[float, float] | None = None) -> TwoRateFit:
+    """Maximum-likelihood (p_new, p_held) with Fisher-information intervals on the logit scale.
+
+    ``start`` (p_new, p_held) is where the search begins, e.g. the pooled fit when fitting one colour.
+    """
     informs_new = bool(np.any(c.tossed > 0))
     informs_held = bool(np.any(c.held > 0))
     unknown = RateFit(None, (0.0, 1.0))
@@ -130,8 +151,10 @@ def fit_two_rate(c: Cells) -> TwoRateFit:
     def negative(theta: npt.NDArray[np.float64]) -> float:
         return -likelihood(float(special.expit(theta[0])), float(special.expit(theta[1])))
 
-    start = np.array([special.logit(_start_rate(c.out, c.tossed + c.held))] * 2)
-    result = optimize.minimize(negative, start, method="L-BFGS-B", bounds=[(-12.0, 12.0)] * 2)
+    first = start or (_start_rate(c.out, c.tossed + c.held),) * 2
+    theta0 = special.logit(np.clip(np.array(first, dtype=np.float64), 0.01, 0.99))
+    # Powell needs no gradient and no BLAS: L-BFGS-B's BLAS calls cost ~4 ms each on a busy machine
+    result = optimize.minimize(negative, theta0, method="Powell", bounds=[(-12.0, 12.0)] * 2)
     theta = result.x
     def negative_many(t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         flat = t.reshape(2, -1)
