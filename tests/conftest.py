@@ -52,7 +52,8 @@ class LiveServer:
 
     def get_json(self, path: str) -> dict[str, object]:
         with urllib.request.urlopen(self.url + path, timeout=5) as response:
-            return json.loads(response.read())  # type: ignore[no-any-return]
+            body: dict[str, object] = json.loads(response.read())
+            return body
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 5.0) -> float:
         """Send ``sig`` and wait; return how long the process took to exit."""
