@@ -97,7 +97,8 @@ def narrow(
 
 _QUERY = (
     "SELECT layer, game_id, session_id, season, round, started_at, pieces_in, pieces_out,"
-    " contents_before, drop_times_ms, beam_count, camera_count, correction IS NOT NULL, flagged"
+    " contents_before, drop_times_ms, beam_count, camera_count,"
+    " correction IS NOT NULL AND correction != 'null', flagged"  # save_toss stores "no correction" as 'null'
     " FROM tosses WHERE 1=1"
 )
 

@@ -27,7 +27,7 @@ from companion import COLOURS
 from companion.fairness.colour_tests import ColourTests, RateEstimate, first_pass_counts, robust_tests
 from companion.fairness.colour_tests import rate_estimate as wilson
 from companion.fairness.drops import DropStats, drop_stats
-from companion.fairness.load import TossData
+from companion.fairness.load import TossData, narrow
 from companion.fairness.montecarlo import biased_trial_share
 from companion.fairness.power import TARGET_BIAS, PowerAnalysis, power_analysis
 from companion.fairness.two_rate import TwoRateFit, cells_by_colour, fit_two_rate
@@ -173,7 +173,7 @@ def _layer_dict(layer: LayerReport) -> dict[str, Any]:
 def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> FairnessReport:
     """Analyse ``data`` (any number of tosses, zero included) into a ``FairnessReport``."""
     layer_names = [name for name in LAYER_DEFAULTS if (data.layer == name).any()]
-    parts = {name: data.select(data.layer == name) for name in layer_names}
+    parts = {name: narrow(data, layer=name) for name in layer_names}
     tests = robust_tests(
         {n: first_pass_counts(p.pieces_in, p.pieces_out, p.held_before) for n, p in parts.items()}
     )

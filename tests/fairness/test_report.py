@@ -102,3 +102,16 @@ def test_release_rates_and_tests_in_the_report_equal_scipy_on_fixed_tosses(store
 def test_unknown_format_is_refused_by_name(store: Store) -> None:
     with pytest.raises(ReportFormatError, match="'pdf'"):
         render(build_report(load_tosses(store)), "pdf")
+
+
+def test_count_check_reports_beam_camera_agreement_and_corrections(store: Store) -> None:
+    def toss(toss_id: str, out: int, camera: int | None, **extra: Any) -> TossRecord:
+        return TossRecord(toss_id=toss_id, tower="T", layer="B1", mode="hardware", started_at=0.0,
+                          pieces_in={"red": 2}, pieces_out={"red": out}, contents_before={},
+                          contents_after={"red": 2 - out}, beam_count=2, camera_count=camera, **extra)
+
+    save_toss(store, toss("a", 2, 2))
+    save_toss(store, toss("b", 1, 1, correction={"red": 1}, flagged=True))
+    save_toss(store, toss("c", 2, None))
+    counts = json.loads(render(build_report(load_tosses(store)), "json"))["counts"]
+    assert counts == {"tosses_with_both": 2, "agreeing": 1, "corrected": 1, "flagged": 1}
