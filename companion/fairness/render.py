@@ -105,7 +105,15 @@ def html_context(report: FairnessReport) -> dict[str, Any]:
         "version": __version__,
         "generated": datetime.fromtimestamp(report.generated_at, UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "when": lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M"),
+        "pvalue": format_p,
     }
+
+
+def format_p(p: float | None) -> str:
+    """A p-value for people: "0.0123", "< 0.0001", or a dash when there was no test."""
+    if p is None:
+        return "–"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
 def render_html(report: FairnessReport, **extra: Any) -> str:
