@@ -66,8 +66,8 @@ def simulate_into_store(
                     contents_after=outcome.held_after,
                     drop_times_ms=drop_times_ms(released, rng),
                     beam_count=released,
-                    camera_count=released,
-                    counts_source="camera",
+                    camera_count=None,  # as the tower service records simulated tosses: no camera,
+                    counts_source="simulator-truth",  # the counts are the simulator's own truth
                     game_id=game_id,
                     season=index // ROUNDS_PER_SEASON + 1,
                     round=index % ROUNDS_PER_SEASON + 1,

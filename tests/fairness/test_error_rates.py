@@ -15,7 +15,9 @@ from companion import COLOURS
 from companion.fairness.colour_tests import first_pass_counts, robust_tests
 from companion.fairness.montecarlo import SessionGrids, biased_trial_share, simulate_sessions
 from companion.fairness.power import TARGET_BIAS, TARGET_POWER, PowerAnalysis, power_analysis
+from companion.fairness.report import build_report
 from companion.tower.model import TowerParams
+from tests.fairness.conftest import toss_data
 
 PILOT_TOSSES = 120
 
@@ -86,3 +88,11 @@ def test_a_colour_10_points_stickier_is_flagged_after_the_predicted_tosses(
     if 1 / 3 in red_rate:
         assert red_rate[1 / 3] <= 0.4  # a third of the tosses is far too few
         assert red_rate[2] >= 0.95  # twice as many is plenty
+
+
+def test_screen_here_is_what_build_report_flags() -> None:
+    """The screening above composes the same steps as ``build_report`` (so its error rates are the report's)."""
+    grids = simulate_sessions(TowerParams(layer="B1", bias={"red": TARGET_BIAS}), 3, 700, np.random.default_rng(9))
+    for session in range(3):
+        report = build_report(toss_data(grids, session))
+        assert [c for c, s in report.colours.items() if s.flagged] == flagged(grids, session)
