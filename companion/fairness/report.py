@@ -4,8 +4,8 @@
 analysed apart): the first-pass colour tests, the two-rate model fit (pooled and per colour) and
 the power analysis; then one multiple-testing correction over all layers' colour tests. Around that
 it adds the all-exposure release rate per colour (what a table means by "how often red comes out"),
-drop timing, beam-versus-camera agreement, per-game and per-session summaries, and the tower's
-contents over the latest game.
+drop timing, beam-versus-camera agreement, per-game and per-session summaries, the tower's
+contents over the latest game, and B1 versus B2 when both were played.
 
 The verdict is one of ``VERDICTS``. It reads "not enough data yet" until, in some layer, the power
 analysis says a colour 10 points stickier would be caught with 80 % power; colours may be flagged
@@ -27,6 +27,7 @@ from companion import COLOURS
 from companion.fairness.colour_tests import ColourTests, RateEstimate, first_pass_counts, robust_tests
 from companion.fairness.colour_tests import rate_estimate as wilson
 from companion.fairness.drops import DropStats, drop_stats
+from companion.fairness.layer_comparison import LayerComparison, compare_layers
 from companion.fairness.load import TossData, narrow
 from companion.fairness.montecarlo import biased_trial_share
 from companion.fairness.power import TARGET_BIAS, PowerAnalysis, power_analysis
@@ -113,6 +114,7 @@ class FairnessReport:
     games: list[GroupRow]
     sessions: list[GroupRow]
     latest_game: GameTrace | None
+    layer_comparison: LayerComparison | None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: plain dicts, lists, numbers, strings, booleans and nulls."""
@@ -141,6 +143,7 @@ class FairnessReport:
             "games": [asdict(g) for g in self.games],
             "sessions": [asdict(s) for s in self.sessions],
             "latest_game": asdict(self.latest_game) if self.latest_game else None,
+            "layer_comparison": asdict(self.layer_comparison) if self.layer_comparison else None,
         }
 
 
@@ -207,7 +210,20 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
         games=_groups(data, data.game_id),
         sessions=_groups(data, data.session_id),
         latest_game=_latest_game(data),
+        layer_comparison=_compare(layers),
     )
+
+
+def _compare(layers: dict[str, LayerReport]) -> LayerComparison | None:
+    """B1 versus B2 when the log has tosses of both."""
+    if set(layers) != {"B1", "B2"}:
+        return None
+    first_pass = {
+        name: (sum(t.first_pass.successes for t in layer.tests.colours.values()),
+               sum(t.first_pass.trials for t in layer.tests.colours.values()))
+        for name, layer in layers.items()
+    }
+    return compare_layers(first_pass, {name: layer.model for name, layer in layers.items()})
 
 
 def _layer_report(part: TossData, name: str, tests: ColourTests, family: int) -> LayerReport:

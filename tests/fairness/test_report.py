@@ -115,3 +115,24 @@ def test_count_check_reports_beam_camera_agreement_and_corrections(store: Store)
     save_toss(store, toss("c", 2, None))
     counts = json.loads(render(build_report(load_tosses(store)), "json"))["counts"]
     assert counts == {"tosses_with_both": 2, "agreeing": 1, "corrected": 1, "flagged": 1}
+
+
+def test_b1_versus_b2_recovers_the_layers_difference() -> None:
+    b1 = simulate_sessions(TowerParams(layer="B1"), 1, 3000, np.random.default_rng(21))
+    b2 = simulate_sessions(TowerParams(layer="B2"), 1, 3000, np.random.default_rng(22))
+    one, two = toss_data(b1, layer="B1"), toss_data(b2, layer="B2")
+    both = type(one)(**{f: np.concatenate([getattr(one, f), getattr(two, f)]) for f in one.__dataclass_fields__
+                        if f != "drop_offsets"}, drop_offsets=np.zeros(6001, dtype=np.int64))
+    comparison = build_report(both).layer_comparison
+    assert comparison is not None
+    truth = {"p_new": 0.65 - 0.80, "p_held": 0.45 - 0.55}
+    for name, diff in (("p_new", comparison.p_new_difference), ("p_held", comparison.p_held_difference)):
+        assert diff.interval is not None and diff.interval[0] < truth[name] < diff.interval[1]
+    fell = []
+    for grids in (b1, b2):
+        clean = grids.held_before[0] == 0
+        fell.append([(grids.pieces_out[0] * clean).sum(), (grids.pieces_in[0] * clean).sum()])
+    table = np.array([[k, n - k] for k, n in fell])
+    assert comparison.p_value is not None and comparison.p_value < 1e-6
+    assert comparison.p_value == pytest.approx(stats.chi2_contingency(table, correction=False).pvalue)
+    assert build_report(one).layer_comparison is None
