@@ -44,6 +44,7 @@ class Game:
     def __init__(self, setup: dict[str, Any]) -> None:
         self.s: GameState = initial_state(setup)
         self.log: list[Action] = []
+        self._cursor = 0
         self._run()
 
     # --- construction ---------------------------------------------------------------------------
@@ -163,12 +164,28 @@ class Game:
         self.s.stack.extend(reversed(effects))
 
     def pick(self, eff: Effect, player: int, prompt: str, options: list[Any]) -> Any:
-        """The player's answer for this effect, or pause for it (a single option is taken at once)."""
-        if "_choice" in eff:
-            return eff.pop("_choice")
+        """The player's answer to this effect's next decision, or pause for it.
+
+        A handler may ask several decisions; it runs again from the start after each answer, so the
+        answers are kept on the effect (``_in``) and handed out in order. A single option is taken
+        at once.
+        """
+        return self._input(eff, options, lambda: choice(player, prompt, options))
+
+    def draw(self, eff: Effect, key: str, prompt: str, options: list[Any]) -> Any:
+        """A tile the table drew from a face-down stack (table draws), or pause and ask which."""
+        return self._input(eff, options, lambda: {**question(key, prompt, options), "kind": "draw"})
+
+    def _input(self, eff: Effect, options: list[Any], decision: Any) -> Any:
+        index = self._cursor
+        self._cursor += 1
+        answers: list[Any] = eff.setdefault("_in", [])
+        if index < len(answers):
+            return answers[index]
         if len(options) == 1:
+            answers.append(options[0])
             return options[0]
-        raise NeedInput(choice(player, prompt, options))
+        raise NeedInput(decision())
 
     def value(self, key: str, prompt: str, options: list[Any], *, multi: bool = False) -> Any:
         """A printed board value from the profile, or pause and ask the table."""
@@ -182,6 +199,7 @@ class Game:
         while s.pending is None:
             if s.stack:
                 eff = s.stack.pop()
+                self._cursor = 0
                 try:
                     HANDLERS[eff["k"]](self, eff)
                 except NeedInput as wait:
@@ -343,7 +361,7 @@ class Game:
         """Every action the actor to move may apply now (lazy)."""
         s = self.s
         if s.pending is not None:
-            if s.pending["kind"] == "question":
+            if s.pending["kind"] in ("question", "draw"):
                 for option in s.pending["options"]:
                     yield Answer(s.pending["key"], [option] if s.pending["multi"] else option)
             else:
@@ -575,12 +593,12 @@ class Game:
         if a.option not in pending["options"]:
             raise IllegalChoice(f"{self.name(a.player)} chose {a.option!r}, which is not an option for "
                                 f"'{pending['prompt']}'; options: {pending['options']}")
-        self.s.stack[-1]["_choice"] = a.option
+        self.s.stack[-1].setdefault("_in", []).append(a.option)
         self.s.pending = None
 
     def _answer(self, a: Answer) -> None:
         pending = self.s.pending
-        if pending is None or pending["kind"] != "question":
+        if pending is None or pending["kind"] not in ("question", "draw"):
             raise IllegalAnswer(f"there is no open question about {a.key!r}")
         if a.key != pending["key"]:
             raise IllegalAnswer(f"the open question is about {pending['key']!r}, not {a.key!r}")
@@ -592,5 +610,8 @@ class Game:
         if not ok:
             raise IllegalAnswer(f"{a.value!r} is not a possible answer to '{pending['prompt']}'; "
                                 f"options: {pending['options']}")
-        self.s.profile[a.key] = a.value
+        if pending["kind"] == "draw":  # a tile drawn at the table: this game's event, not a board value
+            self.s.stack[-1].setdefault("_in", []).append(a.value)
+        else:
+            self.s.profile[a.key] = a.value
         self.s.pending = None

@@ -240,7 +240,7 @@ def madrasa(g: Game, eff: Effect) -> None:
         p.refreshed_round = g.round_number()
         stack = g.s.scroll_stacks[arg] + g.s.scroll_display[arg]  # old ones go under the stack
         g.s.scroll_display[arg], g.s.scroll_stacks[arg] = stack[:3], stack[3:]
-        g.push({**eff, "only": arg})
+        g.push({"k": "madrasa", "p": player, "budget": eff["budget"], "bought": 0, "only": arg})
         return
     number = int(arg)
     colour, requirement, cost = scroll_tier(number)

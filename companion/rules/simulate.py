@@ -32,7 +32,7 @@ class RandomPlayer:
     def action(self, game: Game) -> Action:
         """A random legal action for whoever must act now."""
         pending = game.pending
-        if pending is not None and pending["kind"] == "question":
+        if pending is not None and pending["kind"] in ("question", "draw"):
             options = pending["options"]
             if pending["multi"]:
                 return Answer(pending["key"], self.rng.sample(options, self.rng.randint(1, min(4, len(options)))))

@@ -280,3 +280,20 @@ def test_no_actions_after_the_end() -> None:
     g = play_random_game(2, 3)
     assert g.finished
     rejected(g, Release({}), WrongPhase, "the game is over")
+
+
+def test_a_choice_is_kept_while_the_table_answers_a_question() -> None:
+    """Building a gate: the player picks the space, then the table is asked the space's printed colour;
+    the player's pick is not asked again."""
+    g = new_game(profile={"workshop.1.price": 1, "workshop.1.points": 1, "workshop.2.price": 2,
+                          "workshop.2.points": 4})
+    to_assistants(g, {SARAH: ("beige", "gray", "green")})
+    g.players[SARAH].watchtower = 1
+    g.apply(UseAssistant(SARAH, "medina", "action"))
+    gate = next(o for o in g.pending["options"] if o.startswith("gate:0:"))  # type: ignore[index]
+    g.apply(Choose(SARAH, gate))
+    g.apply(Choose(SARAH, 4))
+    assert g.pending is not None and g.pending["key"] == "gate_space.4"
+    g.apply(Answer("gate_space.4", gate.split(":")[2]))
+    assert g.players[SARAH].gates == [{"space": 4, "colour": gate.split(":")[2]}]
+    assert g.players[SARAH].breakdown["gates"] == -3 + 2
