@@ -85,8 +85,10 @@ def drop_time_plot(report: FairnessReport) -> str:
 
 def contents_plot(report: FairnessReport) -> str:
     """The tower's inferred contents after each toss of the latest game, stacked by colour."""
-    fig, ax = _figure(6.4, 3.6)
     trace = report.latest_game
+    tallest = max((sum(column) for column in zip(*trace.held_after.values(), strict=True)), default=0) if trace else 0
+    # a taller figure for a fuller tower, so each one-keshi segment has room for its colour's name
+    fig, ax = _figure(6.4, min(3.6 + 0.3 * tallest, 9.0))
     if trace is None:
         ax.text(0.5, 0.5, "no game recorded yet", ha="center", va="center", transform=ax.transAxes)
         ax.set_title("Tower contents over a game")
