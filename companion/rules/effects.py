@@ -138,8 +138,14 @@ def place_brown(g: Game, eff: Effect) -> None:
     p = g.p(eff["p"])
     paths = [name for name, length in SAHARA_PATHS.items() if p.sahara[name] < length]
     path = g.pick(eff, eff["p"], "Which Sahara path does the caravan take?", paths)
-    p.sahara[path] += 1
-    step = p.sahara[path]
+    step = p.sahara[path] + 1
+    if path != "start":
+        index = (0 if path == "left" else 3) + step - 1
+        if p.oases[index] == 0:  # table draws: the oasis is unknown until it is turned up
+            seen = {n for q in g.s.players for n in q.oases}
+            p.oases[index] = g.draw(eff, "draw.oasis", f"Which oasis did {p.name} discover ({path} path, "
+                                    f"space {step})?", [n for n in range(1, 31) if n not in seen])
+    p.sahara[path] = step
     if path == "start":
         if step == 1:  # right space first: any 2 resources (EN:L1141-1147)
             g.push({"k": "resource", "p": eff["p"], "cat": "sahara"}, {"k": "resource", "p": eff["p"], "cat": "sahara"})

@@ -232,10 +232,11 @@ class Game:
             current = s.players[s.order()[s.turn]]
             if current.assistants:
                 return False
-            self._refill_displays()
+            refills = self._refill_effects()
             s.turn += 1
             if s.turn == len(s.players):
                 self._end_round()
+            self.push(*refills)  # the displays are refilled before anything else happens
             return True
         if s.phase == "round_end":
             self._next_round()
@@ -273,15 +274,14 @@ class Game:
         self.push(*effects)
         return True
 
-    def _refill_displays(self) -> None:
+    def _refill_effects(self) -> list[Effect]:
         """Scroll and luxury displays are refilled at the end of a player's turn (EN:L843-846, L1072)."""
         s = self.s
+        effects: list[Effect] = []
         for colour, shown in s.scroll_display.items():
-            stack = s.scroll_stacks[colour]
-            while len(shown) < 3 and stack:
-                shown.append(stack.pop(0))
-        while len(s.luxury_display) < 5 and s.luxury_stack:
-            s.luxury_display.append(s.luxury_stack.pop(0))
+            effects += [{"k": "reveal_scroll", "colour": colour}] * min(3 - len(shown), len(s.scroll_stacks[colour]))
+        effects += [{"k": "reveal_luxury"}] * min(5 - len(s.luxury_display), len(s.luxury_stack))
+        return [dict(e) for e in effects]
 
     def _end_round(self) -> None:
         """Phase 4: river bonus in turn order, placeholder swaps (EN:L1200-1250)."""

@@ -238,9 +238,11 @@ def madrasa(g: Game, eff: Effect) -> None:
     if kind == "refresh":
         p.resources["dinars"] -= 1
         p.refreshed_round = g.round_number()
-        stack = g.s.scroll_stacks[arg] + g.s.scroll_display[arg]  # old ones go under the stack
-        g.s.scroll_display[arg], g.s.scroll_stacks[arg] = stack[:3], stack[3:]
-        g.push({"k": "madrasa", "p": player, "budget": eff["budget"], "bought": 0, "only": arg})
+        old = g.s.scroll_display[arg]
+        g.s.scroll_display[arg] = []
+        g.push(*[{"k": "reveal_scroll", "colour": arg} for _ in range(min(3, len(g.s.scroll_stacks[arg])))],
+               {"k": "scroll_under", "colour": arg, "tiles": old},
+               {"k": "madrasa", "p": player, "budget": eff["budget"], "bought": 0, "only": arg})
         return
     number = int(arg)
     colour, requirement, cost = scroll_tier(number)
@@ -454,3 +456,38 @@ def any_sector_action(g: Game, eff: Effect) -> None:
         return
     sector = g.pick(eff, eff["p"], "Perform which sector action?", options)
     g.push(sector_action_effect(eff["p"], sector))
+
+
+# --- displays ---------------------------------------------------------------------------------------------
+
+@handler("reveal_scroll")
+def reveal_scroll(g: Game, eff: Effect) -> None:
+    """Turn up the top scroll of a colour's stack (the table names it when the draws are its own)."""
+    stack = g.s.scroll_stacks[eff["colour"]]
+    if not stack:
+        return
+    if g.s.setup.get("table_draws"):
+        number = g.draw(eff, f"draw.scroll.{eff['colour']}", f"Which {eff['colour']} scroll was revealed?",
+                        sorted(stack))
+    else:
+        number = stack[0]
+    stack.remove(number)
+    g.s.scroll_display[eff["colour"]].append(number)
+
+
+@handler("scroll_under")
+def scroll_under(g: Game, eff: Effect) -> None:
+    """After a refresh the old face-up scrolls go under their stack (EN:L1075-1077)."""
+    g.s.scroll_stacks[eff["colour"]].extend(eff["tiles"])
+
+
+@handler("reveal_luxury")
+def reveal_luxury(g: Game, eff: Effect) -> None:
+    """Turn up the top luxury good (the table names it when the draws are its own)."""
+    stack = g.s.luxury_stack
+    if not stack:
+        return
+    number = g.draw(eff, "draw.luxury", "Which luxury good was revealed?", sorted(stack)) \
+        if g.s.setup.get("table_draws") else stack[0]
+    stack.remove(number)
+    g.s.luxury_display.append(number)

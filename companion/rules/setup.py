@@ -36,6 +36,13 @@ class SetupOptions:
     draws: Mapping[str, Any] = field(default_factory=dict)
     profile: Mapping[str, Any] = field(default_factory=dict)
     edition: str = "essential"
+    table_draws: bool = False
+    """True at a real table: every setup draw must be entered, oases stay unknown until discovered,
+    and each tile turned up later (display refills, scroll refreshes, oases) is asked of the table."""
+
+
+#: Draws a real table must enter when ``table_draws`` is set (oases are asked when discovered).
+TABLE_DRAWS: tuple[str, ...] = tuple(k for k in DRAW_KEYS if k != "oases")
 
 
 def _check(condition: bool, message: str) -> None:
@@ -52,6 +59,9 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     _check(options.tower_layer in ("B1", "B2"), f"tower layer must be B1 or B2, not {options.tower_layer!r}")
     unknown = set(options.draws) - set(DRAW_KEYS)
     _check(not unknown, f"unknown setup draws {sorted(unknown)}; expected some of {', '.join(DRAW_KEYS)}")
+    if options.table_draws:
+        missing = [k for k in TABLE_DRAWS if k not in options.draws]
+        _check(not missing, f"with table draws the table must enter: {', '.join(missing)}")
     rng = random.Random(options.seed)
     draws = options.draws
     start = options.start_player if options.start_player is not None else rng.randrange(n)
@@ -59,13 +69,16 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     setup: dict[str, Any] = {
         "edition": options.edition, "players": names, "start_player": start,
         "tower_layer": options.tower_layer, "seed": options.seed, "profile": dict(options.profile),
+        "table_draws": options.table_draws,
     }
     setup["river_tiles"] = _river_tiles(draws.get("river_tiles"), rng)
     setup["exchange_offices"] = _distinct(draws.get("exchange_offices"), range(1, count("exchange_offices") + 1),
                                           3, "exchange_offices", rng)
     setup["workshops"] = _workshops(draws.get("workshops"), rng)
-    oases = _per_player(draws.get("oases"), range(1, count("oases") + 1), [6] * n, "oases", rng)
-    setup["oases"] = oases
+    if options.table_draws and draws.get("oases") is None:
+        setup["oases"] = [[0] * 6 for _ in range(n)]  # face down: asked when discovered
+    else:
+        setup["oases"] = _per_player(draws.get("oases"), range(1, count("oases") + 1), [6] * n, "oases", rng)
     k = storage_keshi_count(n)
     setup["storage_keshis"] = _per_player(draws.get("storage_keshis"), STORAGE_KESHI_COLOURS, [k] * n,
                                           "storage_keshis", rng)
@@ -84,9 +97,9 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     _check(len(discs) == n and all(isinstance(d, int) and 0 <= d < 8 for d in discs),
            f"disc_orientation must give each player a section 0-7: {discs}")
     setup["disc_orientation"] = list(discs)
-    setup["scroll_stacks"] = _scroll_stacks(draws.get("scroll_display"), rng)
+    setup["scroll_stacks"] = _scroll_stacks(draws.get("scroll_display"), rng, options.table_draws)
     setup["luxury_stack"] = _stack(draws.get("luxury_display"), list(range(1, count("luxury_goods") + 1)), 5,
-                                   "luxury_display", rng)
+                                   "luxury_display", rng, options.table_draws)
     return setup
 
 
@@ -142,9 +155,13 @@ def _workshops(given: Any, rng: random.Random) -> list[list[str]]:
     return [list(w) for w in given]
 
 
-def _stack(display: Any, pool: list[int], size: int, name: str, rng: random.Random) -> list[int]:
+def _stack(display: Any, pool: list[int], size: int, name: str, rng: random.Random, unknown: bool = False
+           ) -> list[int]:
+    """Display first, then the face-down rest: shuffled from the seed, or (table draws) in number
+    order, standing for a stack whose order nobody knows."""
     rest = list(pool)
-    rng.shuffle(rest)
+    if not unknown:
+        rng.shuffle(rest)
     if display is None:
         return rest
     _check(isinstance(display, list) and len(display) == size and len(set(display)) == size
@@ -152,11 +169,12 @@ def _stack(display: Any, pool: list[int], size: int, name: str, rng: random.Rand
     return list(display) + [x for x in rest if x not in display]
 
 
-def _scroll_stacks(display: Any, rng: random.Random) -> dict[str, list[int]]:
+def _scroll_stacks(display: Any, rng: random.Random, unknown: bool) -> dict[str, list[int]]:
     out = {}
     display = display or {}
     for colour, (first, last, _, _) in scroll_tiers().items():
-        out[colour] = _stack(display.get(colour), list(range(first, last + 1)), 3, f"scroll_display.{colour}", rng)
+        out[colour] = _stack(display.get(colour), list(range(first, last + 1)), 3, f"scroll_display.{colour}", rng,
+                             unknown)
     return out
 
 
