@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 from companion import COLOURS
-from companion.rules import scoring, sectors  # noqa: F401 - registers effect handlers
+from companion.rules import scoring, sectors, tiles  # scoring/sectors also register effect handlers
 from companion.rules.actions import Action, Answer, Choose, Claim, Release, Select, UseAssistant
 from companion.rules.board import ASSISTANT_SPACES, COLOUR_SECTOR, GOODS, ROUNDS, SEASONS, SECTORS
 from companion.rules.decisions import NeedInput, choice, question
@@ -288,6 +288,7 @@ class Game:
         s = self.s
         s.phase = "round_end"
         effects: list[Effect] = [{"k": "rapid_choice", "p": i} for i in s.order()]
+        effects += tiles.timed_effects("end_of_round", [(i, s.players[i].scrolls) for i in s.order()])
         effects += [{"k": "placeholder_swap", "p": i} for i in s.order() if s.players[i].placeholders]
         self.push(*effects)
 
@@ -301,7 +302,8 @@ class Game:
             s.phase = "select"
             return
         s.phase = "season_end"
-        effects: list[Effect] = [{"k": "river_eval"}]
+        effects = tiles.timed_effects("end_of_season", [(i, s.players[i].scrolls) for i in s.order(s.season_player)])
+        effects.append({"k": "river_eval"})
         effects += [{"k": "provisions", "p": i} for i in s.order(s.season_player)]
         if s.season < SEASONS:
             effects += [{"k": "reveal_provision", "p": i} for i in s.order(s.season_player)]

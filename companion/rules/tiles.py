@@ -20,12 +20,27 @@ Effect = dict[str, Any]
 
 @dataclass(frozen=True)
 class TileEffect:
-    """One tile's timing and what it does when its timing comes (``player`` -> effects to push)."""
+    """One tile's timing and what it does when its timing comes (``player`` -> effects to push).
+
+    ``run`` is called on acquiring (``instant``), at every end of round (``end_of_round``) or at the
+    start of every season scoring (``end_of_season``); ``permanent`` tiles return nothing and are
+    checked where they apply.
+    """
 
     number: int
     timing: str
-    on_acquire: Callable[[int], list[Effect]]
+    run: Callable[[int], list[Effect]]
     text: str
+
+    def on_acquire(self, player: int) -> list[Effect]:
+        """Effects when ``player`` takes the tile: only instant tiles act now."""
+        return self.run(player) if self.timing == "instant" else []
+
+
+def timed_effects(timing: str, players: list[tuple[int, list[int]]]) -> list[Effect]:
+    """Effects of every held scroll with ``timing``, player by player (``(seat, scrolls)`` in turn order)."""
+    return [e for seat, scrolls in players for n in scrolls
+            if n in SCROLL_EFFECTS and SCROLL_EFFECTS[n].timing == timing for e in SCROLL_EFFECTS[n].run(seat)]
 
 
 def _none(player: int) -> list[Effect]:

@@ -79,3 +79,30 @@ def test_setup_validates_table_draws() -> None:
     game = Game.new(SetupOptions(players=("A", "B"), draws={"river_tiles": [1, 3, 5], "storage_keshis": [
         ["green", "gray", "white"], ["black", "red", "pink"]]}))
     assert game.s.river_tiles == [1, 3, 5] and game.players[1].storage_keshis == ["black", "red", "pink"]
+
+
+def test_timing_hooks_call_end_of_round_and_end_of_season_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The activation-timing hook points (EN:L1078-1090): a tile registered with an end-of-round or
+    end-of-season timing runs at each of those moments, instant ones only on acquiring."""
+    from companion.rules import tiles
+
+    calls: list[tuple[str, int]] = []
+
+    def hook(name: str) -> tiles.TileEffect:
+        def run(seat: int) -> list[dict[str, object]]:
+            calls.append((name, seat))
+            return [{"k": "points", "p": seat, "cat": "scrolls", "n": 1}]
+        return tiles.TileEffect(900 if name == "round" else 901, "end_of_round" if name == "round"
+                                else "end_of_season", run, name)
+
+    monkeypatch.setitem(tiles.SCROLL_EFFECTS, 900, hook("round"))
+    monkeypatch.setitem(tiles.SCROLL_EFFECTS, 901, hook("season"))
+    rng = random.Random(1)
+    game = Game.new(SetupOptions(players=("A", "B"), seed=2, start_player=0))
+    game.players[0].scrolls += [900, 901]
+    assert tiles.SCROLL_EFFECTS[900].on_acquire(0) == []
+    player = RandomPlayer(rng, SimulatedTower(TowerParams(), rng))
+    while not game.finished:
+        game.apply(player.action(game))
+    assert calls.count(("round", 0)) == 12 and calls.count(("season", 0)) == 3
+    assert all(seat == 0 for _, seat in calls)

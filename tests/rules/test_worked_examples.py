@@ -375,3 +375,23 @@ def test_oasis_tile_examples() -> None:
     assert oasis_value(g, JAN, 24) == 4 * 3
     sarah.palace, sarah.mosque, sarah.thresholds = 16, 2, 5
     assert oasis_value(g, SARAH, 29) == 7
+
+
+def test_scroll_31_section_counts_one_more() -> None:
+    """Scroll 31 example (EN addendum, scroll 31): a 3-spectator section counts as 4."""
+    g = new_game(profile={"square.position.goods": 0, "disc.section.0": 3})
+    to_assistants(g, {SARAH: ("pink", "gray", "white")})
+    sarah = g.players[SARAH]
+    sarah.entertainers, sarah.disc_orientation, sarah.scrolls = ["goods"], 7, [31]
+    use(g, SARAH, "main_square", "action", "yellow")
+    assert sarah.goods["yellow"] == 4
+
+
+def test_scroll_48_one_more_staircase_step() -> None:
+    """Scroll 48 example (EN addendum, scroll 48): an entertainer's 1 mosque step becomes 2 steps."""
+    g = new_game(profile=STAIRS)
+    to_assistants(g, {SARAH: ("pink", "gray", "white")})
+    sarah = g.players[SARAH]
+    sarah.scrolls = [48]
+    use(g, SARAH, "main_square", "keshi", "mosque_step")
+    assert sarah.mosque == 2
