@@ -42,8 +42,10 @@ def read_log(text: str, *, source: str = "log") -> Game:
     if head.get("version") != LOG_VERSION:
         raise LogError(f"{source}:{first_no}: unsupported log version {head.get('version')!r} "
                        f"(this engine reads version {LOG_VERSION})")
+    if "edition" not in head or "setup" not in head:
+        raise LogError(f"{source}:{first_no}: header lacks 'edition' or 'setup'")
     try:
-        game = game_class(str(head.get("edition")))(head["setup"])
+        game = game_class(str(head["edition"]))(head["setup"])
     except (KeyError, TypeError, ValueError) as exc:
         raise LogError(f"{source}:{first_no}: bad setup in header: {exc}") from exc
     for no, line in lines[1:]:
