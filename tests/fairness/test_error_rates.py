@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from companion import COLOURS
-from companion.fairness.colour_tests import first_pass_counts, robust_tests
+from companion.fairness.colour_tests import chi_square, first_pass_counts, robust_tests
 from companion.fairness.montecarlo import SessionGrids, biased_trial_share, simulate_sessions
 from companion.fairness.power import TARGET_BIAS, TARGET_POWER, PowerAnalysis, power_analysis
 from companion.fairness.report import build_report
@@ -96,3 +97,21 @@ def test_screen_here_is_what_build_report_flags() -> None:
     for session in range(3):
         report = build_report(toss_data(grids, session))
         assert [c for c, s in report.colours.items() if s.flagged] == flagged(grids, session)
+
+
+def test_why_first_pass_trials_all_exposures_would_raise_false_alarms() -> None:
+    """The design decision behind ``colour_tests``: on a fair tower, a chi-square test over *all*
+    exposures (held pieces re-exposed toss after toss) rejects far more often than 5 %, while the same
+    test over first-pass trials holds its level."""
+    grids = simulate_sessions(TowerParams(layer="B1"), 200, 600, np.random.default_rng(12))
+    all_exposures = first_pass = 0
+    for s in range(200):
+        released = grids.pieces_out[s].sum(axis=0)
+        exposed = (grids.pieces_in[s] + grids.held_before[s]).sum(axis=0)
+        table = np.stack([released, exposed - released], axis=1)
+        all_exposures += stats.chi2_contingency(table, correction=False).pvalue < 0.05
+        releases, trials = first_pass_counts(grids.pieces_in[s], grids.pieces_out[s], grids.held_before[s])
+        result = chi_square(releases, trials)
+        first_pass += result is not None and result.p_value < 0.05
+    assert all_exposures / 200 > 0.15
+    assert first_pass / 200 <= 0.08
