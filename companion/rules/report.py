@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.rules.board import LAP
 from companion.rules.game import Game
 
 
@@ -18,11 +19,19 @@ def result_summary(game: Game) -> dict[str, Any]:
         "actions": len(game.log),
         "winners": [game.name(i) for i in game.winners()] if game.finished else [],
         "players": [
-            {"name": p.name, "score": p.score, "breakdown": dict(sorted(p.breakdown.items())),
+            {"name": p.name, "score": p.score, "lap_tile": _lap_tile(p.score),
+             "breakdown": dict(sorted(p.breakdown.items())),
              "resources": dict(p.resources), "markers": dict(p.markers), "palace": p.palace, "mosque": p.mosque}
             for p in game.players
         ],
     }
+
+
+def _lap_tile(score: int) -> str | None:
+    """The 70/140 scoring tile a player shows beside the 70-space track (digest §16 D2)."""
+    if score >= 2 * LAP:
+        return "140"
+    return "70" if score >= LAP else None
 
 
 def result_text(summary: dict[str, Any]) -> str:

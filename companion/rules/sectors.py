@@ -101,9 +101,10 @@ def act_main_square(g: Game, eff: Effect) -> None:
 
 def spectators(g: Game, player: int, space: str) -> int:
     """Spectators on the disc section facing ``space`` now (ring and disc values from the profile)."""
+    taken = {g.s.profile.get(f"square.position.{other}") for other in SQUARE_BONUSES if other != space}
     position: int = g.value(f"square.position.{space}",
                             f"At which ring position (0-7, clockwise from the top) is the main-square "
-                            f"{space} space?", list(range(8)))
+                            f"{space} space?", [k for k in range(8) if k not in taken])
     section = (position - g.p(player).disc_orientation) % 8
     count: int = g.value(f"disc.section.{section}",
                          f"How many spectators are on section {section} of the audience disc (pink side)?",
