@@ -53,7 +53,7 @@ def action_possible(g: Game, player: int, sector: str) -> bool:
     if sector == "medina":
         return p.watchtower > 0 and any(g.s.workshops) and len(p.gates) < 8
     if sector == "sahara":
-        return any(_unclaimed_discovered(g, player))
+        return bool(_unclaimed_discovered(g, player))
     return False
 
 
