@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from datetime import UTC, datetime
@@ -116,10 +117,14 @@ def format_p(p: float | None) -> str:
     return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
-def render_html(report: FairnessReport, **extra: Any) -> str:
-    """The standalone HTML report (the dashboard adds ``extra`` such as its filter form)."""
-    environment = jinja2.Environment(
+@functools.cache
+def _environment() -> jinja2.Environment:
+    """The Jinja2 environment for rendering outside Flask (built once: templates compile once)."""
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=jinja2.StrictUndefined
     )
-    extra.setdefault("dashboard", None)
-    return environment.get_template(REPORT_TEMPLATE).render(**html_context(report), **extra)
+
+
+def render_html(report: FairnessReport) -> str:
+    """The standalone HTML report (no dashboard filter form: ``dashboard`` is None)."""
+    return _environment().get_template(REPORT_TEMPLATE).render(**html_context(report), dashboard=None)

@@ -15,7 +15,7 @@ from companion import COLOURS
 from companion.fairness.load import load_tosses
 from companion.fairness.montecarlo import simulate_sessions
 from companion.fairness.render import CSV_COLUMNS, ReportFormatError, render
-from companion.fairness.report import BIAS, NO_BIAS, NOT_ENOUGH, FairnessReport, build_report
+from companion.fairness.report import BIAS, NOT_ENOUGH, VERDICTS, FairnessReport, build_report
 from companion.fairness.simulate import simulate_into_store
 from companion.store import Store
 from companion.tower.model import TowerParams
@@ -26,7 +26,7 @@ from tests.fairness.conftest import toss_data
 def check_all_formats(report_tosses: int, text: dict[str, str]) -> dict[str, Any]:
     document = json.loads(text["json"])
     assert document["tosses"] == report_tosses
-    assert document["verdict"] in (NOT_ENOUGH, NO_BIAS, BIAS)
+    assert document["verdict"] in VERDICTS
     assert list(document["colours"]) == list(COLOURS)
     for entry in document["colours"].values():
         assert set(entry) >= {"release_rate", "interval", "flagged"}
