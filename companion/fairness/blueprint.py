@@ -18,7 +18,7 @@ from companion.errors import KeshiError
 from companion.fairness.cli import parse_since
 from companion.fairness.load import load_tosses, narrow
 from companion.fairness.render import REPORT_TEMPLATE, html_context, render
-from companion.fairness.report import FairnessReport, build_report
+from companion.fairness.report import SCOPE_KEYS, FairnessReport, build_report
 
 bp = Blueprint("fairness", __name__, url_prefix="/fairness", template_folder="templates")
 
@@ -27,11 +27,10 @@ MEDIA_TYPES = {
     "json": "application/json",
     "csv": "text/csv; charset=utf-8",
 }
-FILTERS = ("tower", "since", "layer", "game", "session")
 
 
 def _filters() -> dict[str, str | None]:
-    return {name: (request.args.get(name) or None) for name in FILTERS}
+    return {name: (request.args.get(name) or None) for name in SCOPE_KEYS}
 
 
 def _report(filters: dict[str, str | None]) -> FairnessReport:

@@ -38,6 +38,8 @@ NOT_ENOUGH = "not enough data yet"
 NO_BIAS = "no colour bias detected"
 BIAS = "colour bias detected"
 VERDICTS = (NOT_ENOUGH, NO_BIAS, BIAS)
+#: The filters a report can be narrowed by (CLI options, dashboard query parameters).
+SCOPE_KEYS = ("tower", "since", "layer", "game", "session")
 #: Seed of the small simulation behind the power analysis's trial share: the same log, the same report.
 POWER_SEED = 20231
 
@@ -199,7 +201,7 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
     verdict, detail = _verdict(data.n_tosses, layers, colours)
     return FairnessReport(
         generated_at=time.time(),
-        scope=scope or {},
+        scope=scope or dict.fromkeys(SCOPE_KEYS),
         tosses=data.n_tosses,
         verdict=verdict,
         detail=detail,
@@ -251,7 +253,7 @@ def _verdict(tosses: int, layers: dict[str, LayerReport], colours: dict[str, Col
             p = layer.power
             more = f"about {p.tosses_needed} more tosses" if p.tosses_needed else "more tosses"
             parts.append(
-                f"{name}: {p.power_now:.0%} chance to catch a colour {p.target_bias:.0%} stickier "
+                f"{name}: {p.power_now:.0%} chance to catch a colour {p.target_bias * 100:.0f} points stickier "
                 f"(needs {p.target_power:.0%}; {more})"
             )
         early = f" Early sign, already significant after correction: {named}." if flagged else ""
@@ -259,7 +261,7 @@ def _verdict(tosses: int, layers: dict[str, LayerReport], colours: dict[str, Col
     if flagged:
         return BIAS, f"Release depends on colour: {named} (Benjamini-Hochberg adjusted p < 0.05)."
     return NO_BIAS, (
-        f"No colour differs after correction; a colour {TARGET_BIAS:.0%} stickier would have been caught "
+        f"No colour differs after correction; a colour {TARGET_BIAS * 100:.0f} points stickier would have been caught "
         f"with at least 80 % probability on {', '.join(powered)}."
     )
 
