@@ -353,19 +353,19 @@ def sahara(g: Game, eff: Effect) -> None:
     pick = g.pick(eff, player, "Claim which discovered oasis (position 0-5), or stop?", options)
     if pick == DONE:
         return
-    cost = oasis_cost(g, pick)
+    cost = {} if 45 in p.scrolls else oasis_cost(g, pick)
     slot = len(p.claimed_oases) + 1
     icon: str = "none"
     if slot <= 6:
         icon = g.value(f"storage.{slot}", f"What is printed on oasis storage space {slot}?",
                        ["keshi", "exchange", "scroll", "none"])
-    if 45 in p.scrolls:
-        g.push({"k": "pay_any", "p": player})
+    follow: list[Effect] = []
+    if 45 in p.scrolls:  # scroll 45: 1 resource of choice instead, paid before anything else
+        follow.append({"k": "pay_any", "p": player})
     else:
         for kind, n in cost.items():
             p.resources[kind] -= n
     p.claimed_oases.append(p.oases[pick])
-    follow: list[Effect] = []
     if icon == "keshi" and p.storage_keshis:
         follow.append({"k": "gain", "p": player, "colour": p.storage_keshis.pop(0)})
     elif icon == "scroll":

@@ -92,3 +92,15 @@ def test_season_preparation() -> None:
     assert all(len(p.revealed_provisions) == 2 for p in g.players)
     assert g.season_player == 1 and g.start_player == 1
     assert all(p.resources["water"] == 0 for p in g.players)  # provisions paid (1 water each)
+
+
+def test_scroll_45_oasis_for_one_resource_of_choice() -> None:
+    """Scroll 45: each oasis costs 1 resource of choice; with 1 resource only 1 oasis can be claimed."""
+    g = new_game(profile={"storage.1": "none", "storage.2": "none"})
+    to_assistants(g, {SARAH: ("brown", "gray", "white")})
+    sarah = g.players[SARAH]
+    sarah.scrolls, sarah.discovered = [45], [True, True, False, False, False, False]
+    sarah.resources = {"water": 0, "dates": 0, "dinars": 1}
+    use(g, SARAH, "sahara", "action", 1)
+    assert sarah.claimed_oases == [sarah.oases[1]] and sarah.resources["dinars"] == 0
+    assert g.pending is None
