@@ -44,20 +44,33 @@ CONFIDENCE = 0.95
 
 @dataclass(frozen=True)
 class RateEstimate:
-    """``successes`` of ``trials`` with the Wilson interval; no trials: rate None, interval [0, 1]."""
+    """``successes`` of ``trials`` with its 95 % interval; no trials: rate None, interval [0, 1].
+
+    ``design_effect`` > 1 means the trials were not independent and the interval was computed from the
+    effective sample size ``trials / design_effect`` (see ``release_rates``).
+    """
 
     successes: int
     trials: int
     rate: float | None
     interval: tuple[float, float]
+    design_effect: float = 1.0
 
 
-def rate_estimate(successes: int, trials: int) -> RateEstimate:
-    """The observed rate and its 95 % Wilson score interval (SciPy's ``proportion_ci``)."""
+def rate_estimate(successes: int, trials: int, design_effect: float = 1.0) -> RateEstimate:
+    """The observed rate and its 95 % Wilson score interval (SciPy's ``proportion_ci``).
+
+    With a ``design_effect`` the interval is the Wilson interval at the effective sample size
+    (Kish): ``round(trials / d)`` trials with the same rate, as Korn and Graubard (1998) do for
+    proportions from clustered samples. With ``design_effect == 1`` it is exactly SciPy's interval.
+    """
     if trials == 0:
         return RateEstimate(0, 0, None, (0.0, 1.0))
-    ci = stats.binomtest(int(successes), int(trials)).proportion_ci(CONFIDENCE, method="wilson")
-    return RateEstimate(int(successes), int(trials), successes / trials, (float(ci.low), float(ci.high)))
+    effective_trials = max(1, round(trials / design_effect))
+    effective_successes = min(effective_trials, round(successes * effective_trials / trials))
+    ci = stats.binomtest(effective_successes, effective_trials).proportion_ci(CONFIDENCE, method="wilson")
+    return RateEstimate(int(successes), int(trials), successes / trials, (float(ci.low), float(ci.high)),
+                        float(design_effect))
 
 
 @dataclass(frozen=True)

@@ -25,12 +25,12 @@ import numpy.typing as npt
 
 from companion import COLOURS
 from companion.fairness.colour_tests import ColourTests, RateEstimate, first_pass_counts, robust_tests
-from companion.fairness.colour_tests import rate_estimate as wilson
 from companion.fairness.drops import DropStats, drop_stats
 from companion.fairness.layer_comparison import LayerComparison, compare_layers
 from companion.fairness.load import TossData, narrow
 from companion.fairness.montecarlo import biased_trial_share
 from companion.fairness.power import TARGET_BIAS, PowerAnalysis, power_analysis
+from companion.fairness.release_rates import release_rates
 from companion.fairness.two_rate import TwoRateFit, cells_by_colour, fit_two_rate
 from companion.tower.model import LAYER_DEFAULTS
 
@@ -124,6 +124,7 @@ class FairnessReport:
             c: {
                 "release_rate": s.release.rate,
                 "interval": list(s.release.interval),
+                "design_effect": s.release.design_effect,
                 "flagged": s.flagged,
                 "flagged_in": s.flagged_in,
                 "direction": s.direction,
@@ -185,15 +186,14 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
     family = len(COLOURS) * max(len(layer_names), 1)
     layers = {name: _layer_report(parts[name], name, tests[name], family) for name in layer_names}
 
-    exposures = (data.pieces_in + data.held_before).sum(axis=0)
-    releases_all = data.pieces_out.sum(axis=0)
+    rates = release_rates(data)
     colours: dict[str, ColourSummary] = {}
-    for index, colour in enumerate(COLOURS):
+    for colour in COLOURS:
         flagged_in = [name for name in layer_names if layers[name].tests.colours[colour].flagged]
         directions = {layers[name].tests.colours[colour].direction for name in flagged_in}
         colours[colour] = ColourSummary(
             colour=colour,
-            release=wilson(int(releases_all[index]), int(exposures[index])),
+            release=rates[colour],
             flagged=bool(flagged_in),
             flagged_in=flagged_in,
             direction=directions.pop() if len(directions) == 1 else None,

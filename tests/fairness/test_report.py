@@ -74,11 +74,12 @@ def test_report_of_100000_tosses() -> None:
 
 
 def test_release_rates_and_tests_in_the_report_equal_scipy_on_fixed_tosses(store: Store) -> None:
-    # Three fixed tosses: yellow 4 in / 3 out then 2 in + 1 held / 3 out; red 3 in / 1 out twice.
+    # yellow: 4 in / 3 out, then 1 held + 3 in / 3 out, then 1 held + 3 in / 3 out: every toss 3 of 4,
+    # so the tosses agree exactly and the design effect is 1 (plain Wilson); red: 3 in / 1 out twice.
     tosses = [
         ({"yellow": 4, "red": 3}, {"yellow": 3, "red": 1}, {}),
-        ({"yellow": 2, "red": 3}, {"yellow": 3, "red": 1}, {"yellow": 1, "red": 2}),
-        ({"yellow": 1, "green": 5}, {"yellow": 1, "green": 4}, {"red": 4}),
+        ({"yellow": 3, "red": 3}, {"yellow": 3, "red": 1}, {"yellow": 1, "red": 2}),
+        ({"yellow": 3, "green": 5}, {"yellow": 3, "green": 4}, {"yellow": 1, "red": 4}),
     ]
     for index, (pieces_in, pieces_out, before) in enumerate(tosses):
         after = {c: before.get(c, 0) + pieces_in.get(c, 0) - pieces_out.get(c, 0) for c in COLOURS}
@@ -87,15 +88,15 @@ def test_release_rates_and_tests_in_the_report_equal_scipy_on_fixed_tosses(store
                                     contents_before=before, contents_after=after))
     document = json.loads(render(build_report(load_tosses(store)), "json"))
     yellow = document["colours"]["yellow"]
-    ci = stats.binomtest(7, 8).proportion_ci(method="wilson")  # exposures 4 + (2 + 1) + 1, releases 7
-    assert yellow["release_rate"] == pytest.approx(7 / 8)
+    ci = stats.binomtest(9, 12).proportion_ci(method="wilson")
+    assert yellow["release_rate"] == pytest.approx(9 / 12) and yellow["design_effect"] == 1.0
     assert yellow["interval"] == pytest.approx([ci.low, ci.high])
     layer = document["layers"]["B1"]
-    # first-pass: yellow's second toss had one held, so it is left out: yellow 4/5, red 1/3, green 4/5
-    assert layer["colours"]["yellow"]["trials"] == 5 and layer["colours"]["red"]["trials"] == 3
-    pooled = 9 / 13
+    # first-pass: only yellow's first toss had none held: yellow 3/4, red 1/3 (then 2 held), green 4/5
+    assert layer["colours"]["yellow"]["trials"] == 4 and layer["colours"]["red"]["trials"] == 3
+    pooled = 8 / 12
     assert layer["colours"]["red"]["p_value"] == pytest.approx(stats.binomtest(1, 3, pooled).pvalue)
-    table = np.array([[4, 1], [1, 2], [4, 1]])
+    table = np.array([[3, 1], [1, 2], [4, 1]])
     assert layer["chi_square"]["statistic"] == pytest.approx(stats.chi2_contingency(table, correction=False).statistic)
 
 
