@@ -7,7 +7,7 @@ import random
 import pytest
 
 from companion import COLOURS
-from companion.rules import Game, IllegalSelection, Release, Select, SetupError, SetupOptions
+from companion.rules import Choose, Game, IllegalSelection, Release, Select, SetupError, SetupOptions
 from companion.rules.simulate import DEFAULT_NAMES, RandomPlayer
 from companion.tower.model import SimulatedTower, TowerParams
 from tests.rules.helpers import JAN, LUKAS, MARIE, SARAH, new_game, run_effects, select_all
@@ -106,3 +106,19 @@ def test_timing_hooks_call_end_of_round_and_end_of_season_tiles(monkeypatch: pyt
         game.apply(player.action(game))
     assert calls.count(("round", 0)) == 12 and calls.count(("season", 0)) == 3
     assert all(seat == 0 for _, seat in calls)
+
+
+def test_placeholder_swap_for_any_missing_colour_after_round_3() -> None:
+    """Still holding the placeholder at the end of round 3: swap it for any colour no longer behind
+    the screen, or keep it (EN:L1326-1330)."""
+    g = new_game()
+    marie = g.players[MARIE]
+    marie.placeholders = ["pink"]
+    marie.screen = {c: 0 for c in COLOURS}
+    marie.screen.update({"gray": 1, "white": 1})
+    g.s.supply["pink"] = 0
+    g.s.round = 3
+    run_effects(g, {"k": "placeholder_swap", "p": MARIE})
+    assert g.pending is not None and "gray" not in g.pending["options"] and "keep" in g.pending["options"]
+    g.apply(Choose(MARIE, "black"))
+    assert marie.placeholders == [] and marie.screen["black"] == 1
