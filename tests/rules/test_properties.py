@@ -62,6 +62,9 @@ def test_random_games_reach_final_scoring_keeping_the_invariants(players: int, s
     while not game.finished:
         game.apply(player.action(game))
         check_invariants(game)
+        if len(game.log) % 25 == 0:  # the UI's snapshot is plain JSON
+            view = game.to_dict()
+            assert json.loads(json.dumps(view)) == view
     assert game.season == 3 and game.phase == "finished"
     assert {"filled_sectors", "oases", "resources"} <= set().union(*(p.breakdown for p in game.players))
     assert game.winners()
