@@ -13,7 +13,7 @@ from companion import COLOURS
 from companion.rules.board import GOODS, MARKER_COLOURS, RESOURCES, SECTOR_COLOUR
 from companion.rules.decisions import bundle_options
 from companion.rules.effects import Effect, handler, room
-from companion.rules.tiles import RIVER_TILES
+from companion.rules.tiles import RIVER_CHOICE_TILES, RIVER_TILES
 
 if TYPE_CHECKING:
     from companion.rules.game import Game
@@ -37,16 +37,59 @@ def river_ranking(g: Game) -> list[int]:
 def river_eval(g: Game, eff: Effect) -> None:
     """The river winner (and in season 3 the runner-up, not with 2 players) gets the tile's bonus."""
     tile = g.s.river_tiles[g.s.season - 1]
-    first, second = RIVER_TILES[tile]
     ranking = river_ranking(g)
+    runner_up = ranking[1] if g.s.season == 3 and len(g.s.players) > 2 and len(ranking) > 1 else None
     follow: list[Effect] = []
-    if ranking:
-        follow += first(ranking[0])
-    if g.s.season == 3 and second is not None and len(g.s.players) > 2 and len(ranking) > 1:
-        follow += second(ranking[1])
+    if tile in RIVER_CHOICE_TILES:
+        if ranking:
+            follow.append({"k": "river_pick", "tile": tile, "first": ranking[0], "second": runner_up})
+    else:
+        first, second = RIVER_TILES[tile]
+        if ranking:
+            follow += first(ranking[0])
+        if second is not None and runner_up is not None:
+            follow += second(runner_up)
     if g.s.season < 3:  # season 3 keeps the fishermen for oasis 30 (digest A12)
         follow.append({"k": "reset_fishermen"})
     g.push(*follow)
+
+
+@handler("river_pick")
+def river_pick(g: Game, eff: Effect) -> None:
+    """Season 3: the river winner chooses bonus A or B; the runner-up gets the other (EN:L1265-1268)."""
+    tile = eff["tile"]
+    pick = g.pick(eff, eff["first"], f"River tile {tile:02d}: {RIVER_CHOICE_TILES[tile]}. Which bonus?", ["A", "B"])
+    follow = [{"k": "river_option", "p": eff["first"], "tile": tile, "option": pick}]
+    if eff["second"] is not None:
+        follow.append({"k": "river_option", "p": eff["second"], "tile": tile, "option": "B" if pick == "A" else "A"})
+    g.push(*follow)
+
+
+def cardboard_keshis(g: Game, player: int) -> int:
+    """All cardboard keshis on a player's board, goods included (digest A19)."""
+    p = g.p(player)
+    return len(p.entertainers) + p.guards() + p.caravans() + len(p.water_vendors) + sum(p.goods.values())
+
+
+@handler("river_option")
+def river_option(g: Game, eff: Effect) -> None:
+    """One bonus of river tile 12, 17 or 18 (addendum, river tiles)."""
+    p = g.p(eff["p"])
+    kind = (eff["tile"], eff["option"])
+    if kind == (12, "A"):
+        p.add_points("river_evaluation", len(p.gates))
+    elif kind == (12, "B"):
+        p.add_points("river_evaluation", p.markers["green"])
+    elif kind == (17, "A"):
+        p.resources["dates"] += len(p.entertainers)
+        p.resources["dinars"] += len(p.entertainers)
+    elif kind == (17, "B"):
+        p.resources["water"] += len(p.water_vendors)
+        p.resources["dates"] += len(p.water_vendors)
+    elif kind == (18, "A"):
+        p.add_points("river_evaluation", (cardboard_keshis(g, eff["p"]) + sum(p.markers.values())) // 4)
+    else:
+        p.add_points("river_evaluation", 2 * len(p.luxury_goods))
 
 
 @handler("reset_fishermen")

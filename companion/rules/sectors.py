@@ -95,6 +95,8 @@ def act_mosque(g: Game, eff: Effect) -> None:
 def act_main_square(g: Game, eff: Effect) -> None:
     """Rotate the audience disc one section clockwise, then pick one entertainer (EN:L817-832)."""
     p = g.p(eff["p"])
+    if not p.entertainers:  # nothing to gain (river tile 16 without entertainers)
+        return
     p.disc_orientation = (p.disc_orientation + 1) % 8
     g.push({"k": "square_pick", "p": eff["p"]})
 
@@ -344,23 +346,24 @@ def sahara(g: Game, eff: Effect) -> None:
     """One oasis claim, or stop."""
     player = eff["p"]
     p = g.p(player)
+    free = eff.get("free", 0)  # river tile 15: claims without paying
     options: list[Any] = []
     for index in _unclaimed_discovered(g, player):
-        cost = {"any": 1} if 45 in p.scrolls else oasis_cost(g, index)
+        cost = {} if free else {"any": 1} if 45 in p.scrolls else oasis_cost(g, index)
         if _can_pay(p.resources, cost):
             options.append(index)
     options.append(DONE)
     pick = g.pick(eff, player, "Claim which discovered oasis (position 0-5), or stop?", options)
     if pick == DONE:
         return
-    cost = {} if 45 in p.scrolls else oasis_cost(g, pick)
+    cost = {} if free or 45 in p.scrolls else oasis_cost(g, pick)
     slot = len(p.claimed_oases) + 1
     icon: str = "none"
     if slot <= 6:
         icon = g.value(f"storage.{slot}", f"What is printed on oasis storage space {slot}?",
                        ["keshi", "exchange", "scroll", "none"])
     follow: list[Effect] = []
-    if 45 in p.scrolls:  # scroll 45: 1 resource of choice instead, paid before anything else
+    if 45 in p.scrolls and not free:  # scroll 45: 1 resource of choice instead, paid before anything else
         follow.append({"k": "pay_any", "p": player})
     else:
         for kind, n in cost.items():
@@ -372,7 +375,10 @@ def sahara(g: Game, eff: Effect) -> None:
         follow.append({"k": "free_yellow_scroll", "p": player})
     elif icon == "exchange":
         follow.append({"k": "exchange_icon", "p": player})
-    g.push(*follow, {"k": "sahara", "p": player, "claimed": eff["claimed"] + 1})
+    again: list[Effect] = []
+    if free != 1:  # a free claim (river tile 15) ends after its last one
+        again.append({"k": "sahara", "p": player, "claimed": eff["claimed"] + 1, "free": max(0, free - 1)})
+    g.push(*follow, *again)
 
 
 def _can_pay(have: dict[str, int], cost: dict[str, int]) -> bool:

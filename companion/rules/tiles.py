@@ -119,4 +119,16 @@ RIVER_TILES: dict[int, tuple[RiverEffect, RiverEffect | None]] = {
     11: (lambda p: [{"k": "stair_choice", "p": p, "steps": 3}], lambda p: [{"k": "stair_choice", "p": p, "steps": 1}]),
     13: (lambda p: [{"k": "gain_of", "p": p, "colours": ["pink", "brown", "beige"]}], None),
     14: (lambda p: [{"k": "res", "p": p, "res": r, "n": 1} for r in ("water", "dinars", "dates")], None),
+    15: (lambda p: [{"k": "sahara", "p": p, "claimed": 0, "free": 2}], None),
+    16: (lambda p: [{"k": "act_main_square", "p": p}, {"k": "act_main_square", "p": p}], None),
 }
+
+#: Season-3 tiles whose winner chooses bonus A or B and the runner-up gets the other (EN:L1265-1268).
+RIVER_CHOICE_TILES: dict[int, str] = {
+    12: "A: 1 point per built city gate; B: points = green marker",
+    17: "A: 1 date + 1 dinar per entertainer; B: 1 water + 1 date per water vendor",
+    18: "A: (cardboard keshis + marker values) // 4 points; B: 2 points per luxury good",
+}
+
+#: River tiles the engine can evaluate (the simulator draws only these; a table may enter only these).
+IMPLEMENTED_RIVER_TILES: frozenset[int] = frozenset(RIVER_TILES) | frozenset(RIVER_CHOICE_TILES)

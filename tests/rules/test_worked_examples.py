@@ -395,3 +395,17 @@ def test_scroll_48_one_more_staircase_step() -> None:
     sarah.scrolls = [48]
     use(g, SARAH, "main_square", "keshi", "mosque_step")
     assert sarah.mosque == 2
+
+
+def test_river_tile_choice_in_season_3() -> None:
+    """Season 3 (EN:L1265-1268): the winner chooses between the tile's two bonuses, the runner-up gets
+    the other (tile 12: A 1 point per gate, B points = green marker)."""
+    g = new_game(river_tiles=[1, 3, 12])
+    g.s.season = 3
+    sarah, marie = g.players[SARAH], g.players[MARIE]
+    sarah.fisherman, marie.fisherman = 9, 4
+    sarah.markers["green"], marie.markers["green"] = 6, 1
+    marie.gates = [{"space": 1, "colour": "pink"}, {"space": 2, "colour": "red"}]
+    run_effects(g, {"k": "river_eval"})
+    choose(g, "B")
+    assert sarah.breakdown["river_evaluation"] == 6 and marie.breakdown["river_evaluation"] == 2
