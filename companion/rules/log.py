@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from companion.errors import KeshiError
 from companion.rules.actions import action_from_dict, action_to_dict
 from companion.rules.errors import ActionFormatError, LogError, RuleError
 from companion.rules.game import Game
@@ -46,12 +47,13 @@ def read_log(text: str, *, source: str = "log") -> Game:
         raise LogError(f"{source}:{first_no}: header lacks 'edition' or 'setup'")
     try:
         game = game_class(str(head["edition"]))(head["setup"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise LogError(f"{source}:{first_no}: bad setup in header: {exc}") from exc
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        why = str(exc) if isinstance(exc, KeshiError) else f"{type(exc).__name__}: {exc}"
+        raise LogError(f"{source}:{first_no}: bad setup in header: {why}") from exc
     for no, line in lines[1:]:
         try:
             game.apply(action_from_dict(_json(line, source, no)))
-        except (ActionFormatError, RuleError) as exc:
+        except (ActionFormatError, RuleError, TypeError) as exc:
             raise LogError(f"{source}:{no}: {exc}") from exc
     return game
 

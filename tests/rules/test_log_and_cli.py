@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.rules import ActionFormatError, LogError, Select, action_from_dict, action_to_dict
@@ -89,3 +92,22 @@ def test_cli_replay_of_a_partial_game(tmp_path: Path, capsys: pytest.CaptureFixt
     out.write_text("\n".join(text.splitlines()[:40]) + "\n")
     assert main(["game", "replay", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["finished"] is False
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_damage_gives_a_log_error_naming_a_line(log_text: str, data: st.DataObject) -> None:
+    """Replace one line with junk: the replay either still works or fails with a LogError that names
+    a line, never with another exception."""
+    lines = log_text.splitlines()
+    index = data.draw(st.integers(min_value=0, max_value=len(lines) - 1))
+    junk = data.draw(st.sampled_from(['{"type": "claim", "player": 0, "colours": ["green"]}', "[]", "{}", "null",
+                                      '{"type": "select", "player": "x", "colours": []}', '{"type": "choose"}',
+                                      '{"format": "keshi-game-log", "version": 1, "edition": "essential", '
+                                      '"setup": {"players": []}}']))
+    lines[index] = junk
+    try:
+        read_log("\n".join(lines))
+    except LogError as exc:
+        named = re.match(r"log:(\d+): ", str(exc))
+        assert named is not None and int(named.group(1)) >= index + 1, str(exc)
