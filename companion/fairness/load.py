@@ -25,6 +25,7 @@ import numpy.typing as npt
 from companion import COLOURS
 from companion.errors import KeshiError
 from companion.store import Store
+from companion.tower.record import toss_filter
 
 IntGrid = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -98,22 +99,15 @@ def narrow(
 _QUERY = (
     "SELECT layer, game_id, session_id, season, round, started_at, pieces_in, pieces_out,"
     " contents_before, drop_times_ms, beam_count, camera_count,"
-    " correction IS NOT NULL AND correction != 'null', flagged"  # save_toss stores "no correction" as 'null'
-    " FROM tosses WHERE 1=1"
+    " correction IS NOT NULL, flagged"
+    " FROM tosses"
 )
 
 
 def load_tosses(store: Store, tower: str | None = None, since: float | None = None) -> TossData:
     """The stored tosses (optionally of one tower, from a UNIX time on), in recorded order."""
-    sql = _QUERY
-    params: list[object] = []
-    if tower is not None:
-        sql += " AND tower = ?"
-        params.append(tower)
-    if since is not None:
-        sql += " AND started_at >= ?"
-        params.append(since)
-    rows = store.query(sql + " ORDER BY id", params)
+    where, params = toss_filter(tower, since)
+    rows = store.query(_QUERY + where + " ORDER BY id", params)
     columns = list(zip(*rows, strict=True)) if rows else [()] * 14
     pieces_in = colour_grid(columns[6])
     pieces_out = colour_grid(columns[7])

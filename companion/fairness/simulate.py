@@ -15,7 +15,7 @@ import uuid
 from companion import COLOURS
 from companion.store import Store
 from companion.tower.model import SimulatedTower, TowerParams, drop_times_ms
-from companion.tower.record import ColourCounts, TossRecord, save_toss
+from companion.tower.record import ColourCounts, TossRecord, save_tosses
 
 SEASONS = 3
 ROUNDS_PER_SEASON = 4
@@ -23,6 +23,8 @@ KESHIS_PER_PLAYER = 3
 PLAYER_COUNTS = (2, 3, 4)
 #: Seconds between simulated tosses, so ``--since`` filters simulated logs like played ones.
 TOSS_INTERVAL_S = 90.0
+#: Tosses written per transaction: a 100,000-toss simulation commits 100 times, not 100,000.
+SAVE_BATCH = 1000
 
 
 def table_toss(rng: random.Random, players: int) -> ColourCounts:
@@ -37,12 +39,14 @@ def table_toss(rng: random.Random, players: int) -> ColourCounts:
 def simulate_into_store(
     store: Store, tosses: int, params: TowerParams, seed: int | None = None, tower: str = "simulated"
 ) -> str:
-    """Play ``tosses`` simulated tosses game by game, save each with ``save_toss``; return a summary."""
+    """Play ``tosses`` simulated tosses game by game, saved as played ones are (``save_tosses``, in
+    batches of ``SAVE_BATCH``); return a summary."""
     rng = random.Random(seed)
     session_id = f"sim-{uuid.uuid4().hex[:12]}"
     start = time.time()
     played = 0
     games = 0
+    batch: list[TossRecord] = []
     while played < tosses:
         games += 1
         game_id = f"{session_id}-g{games}"
@@ -52,8 +56,7 @@ def simulate_into_store(
             pieces_in = table_toss(rng, players)
             outcome = sim.toss(pieces_in)
             released = sum(outcome.released.values())
-            save_toss(
-                store,
+            batch.append(
                 TossRecord(
                     toss_id=f"{session_id}-{played + 1}",
                     tower=tower,
@@ -72,9 +75,13 @@ def simulate_into_store(
                     season=index // ROUNDS_PER_SEASON + 1,
                     round=index % ROUNDS_PER_SEASON + 1,
                     session_id=session_id,
-                ),
+                )
             )
             played += 1
+            if len(batch) >= SAVE_BATCH:
+                save_tosses(store, batch)
+                batch.clear()
+    save_tosses(store, batch)
     bias = ", ".join(f"{c}={d:+.2f}" for c, d in params.bias.items()) or "none"
     return (
         f"recorded {played} simulated tosses ({games} games, layer {params.layer}, bias {bias}) "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -81,12 +81,27 @@ _COLUMNS = tuple(TossRecord.__dataclass_fields__)
 
 def save_toss(store: Store, record: TossRecord) -> None:
     """Store a toss durably (committed when this returns)."""
-    values = record.to_dict()
-    row = [json.dumps(values[c]) if c in _JSON_FIELDS else values[c] for c in _COLUMNS]
+    save_tosses(store, [record])
+
+
+def save_tosses(store: Store, records: Iterable[TossRecord]) -> int:
+    """Store many tosses in one transaction (all or none); return how many were stored."""
+    rows = []
+    for record in records:
+        values = record.to_dict()
+        rows.append([_column_value(c, values[c]) for c in _COLUMNS])
     with store.write() as conn:
-        conn.execute(
-            f"INSERT INTO tosses ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})", row
+        conn.executemany(
+            f"INSERT INTO tosses ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})", rows
         )
+    return len(rows)
+
+
+def _column_value(column: str, value: Any) -> Any:
+    """JSON text for the map and list columns; SQL NULL (not the text 'null') for a missing one."""
+    if column in _JSON_FIELDS and value is not None:
+        return json.dumps(value)
+    return value
 
 
 def record_from_row(row: sqlite3.Row) -> TossRecord:
@@ -98,15 +113,21 @@ def record_from_row(row: sqlite3.Row) -> TossRecord:
     return TossRecord(**values)
 
 
-def iter_tosses(store: Store, tower: str | None = None, since: float | None = None) -> Iterator[TossRecord]:
-    """Stored tosses in the order they were made, optionally for one tower and from a time on."""
-    sql = f"SELECT {', '.join(_COLUMNS)} FROM tosses WHERE 1=1"
+def toss_filter(tower: str | None = None, since: float | None = None) -> tuple[str, list[Any]]:
+    """The ``WHERE`` clause (and its parameters) selecting tosses of one tower and from a time on."""
+    clauses = ["1=1"]
     params: list[Any] = []
     if tower is not None:
-        sql += " AND tower = ?"
+        clauses.append("tower = ?")
         params.append(tower)
     if since is not None:
-        sql += " AND started_at >= ?"
+        clauses.append("started_at >= ?")
         params.append(since)
-    for row in store.query(sql + " ORDER BY id", params):
+    return " WHERE " + " AND ".join(clauses), params
+
+
+def iter_tosses(store: Store, tower: str | None = None, since: float | None = None) -> Iterator[TossRecord]:
+    """Stored tosses in the order they were made, optionally for one tower and from a time on."""
+    where, params = toss_filter(tower, since)
+    for row in store.query(f"SELECT {', '.join(_COLUMNS)} FROM tosses{where} ORDER BY id", params):
         yield record_from_row(row)
