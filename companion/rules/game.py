@@ -373,7 +373,7 @@ class Game:
         if s.phase == "select":
             seat = self.to_move
             assert isinstance(seat, int)
-            yield from self._legal_selections(seat)
+            yield from self.legal_selections(seat)
         elif s.phase == "toss":
             yield Release({c: n for c, n in s.tower_inside.items() if n})
             yield Release({})
@@ -389,7 +389,8 @@ class Game:
                 if self._must_forfeit(seat, sector):
                     yield UseAssistant(seat, sector, "forfeit")
 
-    def _legal_selections(self, seat: int) -> Iterator[Select]:
+    def legal_selections(self, seat: int) -> Iterator[Select]:
+        """Every legal phase-1 selection of ``seat`` (any player may reveal in any order, EN:L597-614)."""
         p = self.s.players[seat]
         available = [c for c in COLOURS for _ in range(p.screen[c])]
         size = min(3, len(available))

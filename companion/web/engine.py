@@ -74,7 +74,7 @@ def selection_options(game: Game) -> dict[str, list[dict[str, Any]]]:
         if player.has_selected:
             continue
         grouped: dict[tuple[str, ...], list[list[str]]] = {}
-        for action in game._legal_selections(seat):  # no public per-seat listing yet
+        for action in game.legal_selections(seat):
             grouped.setdefault(tuple(action.colours), []).append(list(action.wild_sectors))
         out[str(seat)] = [{"colours": list(c), "wild": [w for w in wild if w]} for c, wild in grouped.items()]
     return out
