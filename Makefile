@@ -29,7 +29,7 @@ endif
 help:
 	@echo "make run    - set up .venv and start the companion on http://127.0.0.1:$(PORT)/"
 	@echo "make test   - set up the dev environment (and Chromium) and run the whole test suite"
-	@echo "make bench  - run the benchmarks (figures are in README.md)"
+	@echo "make bench  - run the benchmarks (figures are in README.md); make bench-rules runs one"
 	@echo "make lint   - ruff and mypy"
 
 # --- environment -------------------------------------------------------------------------
@@ -70,6 +70,9 @@ test: $(VENV)/.installed-dev /usr/bin/chromium
 # --- the rest ---------------------------------------------------------------------------------
 bench: $(VENV)/.installed-dev
 	@for bench in benchmarks/bench_*.py; do echo "== $$bench"; $(PY) $$bench || exit 1; done
+
+bench-%: $(VENV)/.installed-dev
+	$(PY) benchmarks/bench_$*.py
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
