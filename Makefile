@@ -76,7 +76,7 @@ bench-%: $(VENV)/.installed-dev
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy firmware vision companion
+	$(VENV)/bin/mypy firmware vision companion tests benchmarks
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info
