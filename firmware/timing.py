@@ -12,7 +12,8 @@ Rules (thresholds in ``TimingConfig``):
 - the toss has settled ``settle_ms`` after the last drop with the beam clear; a toss that was
   started but saw no drop at all settles after ``dead_s`` marked ``silent`` (beam never seen);
 - a beam blocked longer than ``stuck_s`` raises a ``beam_stuck`` fault once, ends the toss (no
-  more drops can be seen), and the block is not counted as a drop.
+  more drops can be seen), and the block is not counted as a drop; a toss started while the beam
+  is stuck settles ``dead_s`` later, silent, so the camera still counts it.
 """
 
 from __future__ import annotations
@@ -165,7 +166,11 @@ class DropTimer:
             )))
             if self.in_toss:
                 events.append(self._settle(now, silent=False))
-        if self.in_toss and not self._blocked and self._block_end is None:
+        if self.in_toss and self._stuck:
+            assert self._toss_start is not None
+            if now - self._toss_start >= cfg.dead_s:  # a blind beam: give the pieces time to land
+                events.append(self._settle(now, silent=not self._drops))
+        elif self.in_toss and not self._blocked and self._block_end is None:
             assert self._toss_start is not None
             if self._drops and (now - self._last_activity) * 1000.0 >= cfg.settle_ms:
                 events.append(self._settle(now, silent=False))

@@ -137,3 +137,15 @@ def test_a_real_gap_longer_than_bounce_is_two_drops(rig: TowerRig) -> None:
 def test_inconsistent_thresholds_are_rejected(kwargs: dict[str, float], named: str) -> None:
     with pytest.raises(TimingConfigError, match=named):
         TimingConfig(**kwargs)
+
+
+def test_a_toss_started_while_the_beam_is_stuck_still_settles(rig: TowerRig) -> None:
+    start = rig.ticks()
+    receiver(rig).drive_at(start, False)
+    timer = DropTimer(TimingConfig(stuck_s=2.0, dead_s=3.0))
+    feed(rig, timer)
+    assert [e.kind for e in timer.poll(start + 2.5) if isinstance(e, Fault)] == ["beam_stuck"]
+    timer.start(start + 2.6, "dashboard")
+    assert timer.poll(start + 5.5) == []
+    (settled,) = timer.poll(start + 5.6)
+    assert isinstance(settled, Settled) and settled.silent

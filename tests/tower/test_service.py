@@ -206,3 +206,16 @@ def test_the_toss_button_starts_a_toss(tower: TowerService, bus: CheckingBus) ->
     started = events_until(bus, "toss.started")[-1]
     assert started.data["source"] == "button"
     assert events_until(bus, "toss.result", since=started.id)[-1].data["toss_id"] == started.data["toss_id"]
+
+
+def test_a_toss_on_a_stuck_beam_is_still_counted_and_the_obstruction_reported(
+    tower: TowerService, bus: CheckingBus
+) -> None:
+    assert tower.player is not None
+    tower.player.inject("stuck")
+    first = events_until(bus, "tower.fault")[-1]
+    assert first.data["kind"] == "beam_stuck"
+    tower.toss({"red": 4})
+    events = events_until(bus, "tower.fault", since=first.id)
+    assert "toss.result" in [e.topic for e in events]
+    assert events[-1].data["kind"] == "beam_obstructed"
