@@ -31,6 +31,21 @@ Effect = dict[str, Any]
 Handler = Callable[["Game", Effect], None]
 HANDLERS: dict[str, Handler] = {}
 
+#: Called as ``hook(game, player, which, new_position)`` before a staircase pawn moves up one step;
+#: a hook reads every printed value it needs first (it may pause for a question), then changes state.
+STEP_HOOKS: list[Callable[[Game, int, str, int], None]] = []
+#: Called as ``hook(game, player, palace_segment, mosque_segment)``: the bonuses on that connection line
+#: when an expansion changes the printed ones (expansion 1's staircase tiles); None = the printed line.
+LINE_HOOKS: list[Callable[[Game, int, int], list[str] | None]] = []
+
+#: Sahara paths with expansion 5: the start oasis is covered, both upper paths get a 4th (desert-town) space.
+DESERT_TOWN_PATHS: dict[str, int] = {"left": 4, "right": 4, "start": 0}
+
+
+def sahara_paths(g: Game) -> dict[str, int]:
+    """Caravan spaces per Sahara path in this game (EN:L1117-1160; expansion 5 EN:L1525-1545)."""
+    return DESERT_TOWN_PATHS if 5 in g.s.setup.get("expansions", ()) else SAHARA_PATHS
+
 #: What the table may say a river space is (asked once per space, EN:L762-795, L1203-1245).
 RIVER_SPACE_KINDS: list[str] = ["plain"] + [f"rapid:{b}" for b in RAPID_BONUSES] + ["jetty"]
 
@@ -71,7 +86,7 @@ def room(g: Game, player: int, colour: str, pending: int = 0) -> int:
     elif colour == "beige":
         used, cap = p.guards(), SECTOR_CAPACITY
     elif colour == "brown":
-        used, cap = p.caravans(), sum(SAHARA_PATHS.values())
+        used, cap = p.caravans(), sum(sahara_paths(g).values())
     else:  # red: one per free water-vendor space (digest A3)
         used, cap = len(p.water_vendors), 8
     return max(0, cap - used - pending)
@@ -122,6 +137,8 @@ def place_pink(g: Game, eff: Effect) -> None:
     space = g.pick(eff, eff["p"], "Which main-square space does the entertainer take?", free)
     p.entertainers.append(space)
     g.push({"k": "square_bonus", "p": eff["p"], "bonus": space, "times": 1})
+    if 54 in p.scrolls:  # scroll 54: the bonuses of both adjacent spaces too
+        g.push({"k": "square_neighbours", "p": eff["p"], "space": space})
 
 
 @handler("place_red")
@@ -136,9 +153,15 @@ def place_red(g: Game, eff: Effect) -> None:
 def place_brown(g: Game, eff: Effect) -> None:
     """A caravan goes on the next space of a Sahara path and discovers what lies there (EN:L1117-1147)."""
     p = g.p(eff["p"])
-    paths = [name for name, length in SAHARA_PATHS.items() if p.sahara[name] < length]
+    paths = [name for name, length in sahara_paths(g).items()
+             if p.sahara[name] < length and (p.sahara[name] < 3 or g.s.desert_town_display)]
+    if not paths:  # expansion 5: no desert town left for a 4th space; the keshi returns to the supply
+        return
     path = g.pick(eff, eff["p"], "Which Sahara path does the caravan take?", paths)
     step = p.sahara[path] + 1
+    if step == 4:  # expansion 5: the desert-town space (+4 points and a town from the display)
+        g.push({"k": "place_town", "p": eff["p"], "path": path})
+        return
     if path != "start":
         index = (0 if path == "left" else 3) + step - 1
         if p.oases[index] == 0:  # table draws: the oasis is unknown until it is turned up
@@ -152,7 +175,10 @@ def place_brown(g: Game, eff: Effect) -> None:
         else:
             p.add_points("sahara", 2)
     else:
-        p.discovered[(0 if path == "left" else 3) + step - 1] = True
+        index = (0 if path == "left" else 3) + step - 1
+        p.discovered[index] = True
+        if 68 in p.scrolls:  # scroll 68: a discovered oasis scores once at once
+            g.push({"k": "score_oasis_now", "p": eff["p"], "n": p.oases[index]})
 
 
 # --- simple gains ----------------------------------------------------------------------------------
@@ -237,8 +263,13 @@ def river_step(g: Game, eff: Effect) -> None:
         p.jetty_spot = spot
         p.add_points("jetty", spot)
     g.s.arrivals += 1
+    old = p.fisherman
     p.fisherman = nxt
     p.fisherman_arrival = g.s.arrivals
+    p.river_steps += 1
+    crossed = g.s.profile.get(f"river.space.{old}", "plain") if old > 0 else "plain"
+    if 17 in p.scrolls and crossed.startswith("rapid:"):  # scroll 17: the crossed rapid's bonus (A14)
+        g.push({"k": "rapid_bonus", "p": eff["p"], "bonus": crossed.split(":", 1)[1]})
 
 
 def passed_rapids(g: Game, player: int) -> list[str]:
@@ -292,8 +323,10 @@ def segment(starts: list[int], position: int) -> int:
 @handler("stair")
 def stair(g: Game, eff: Effect) -> None:
     """Climb ``steps`` on the palace or mosque staircase (scroll 48: +1 step)."""
-    steps = eff["steps"] + (1 if 48 in g.p(eff["p"]).scrolls and eff["steps"] > 0 else 0)
-    g.push(*[{"k": "stair_step", "p": eff["p"], "which": eff["which"]} for _ in range(steps)])
+    p = g.p(eff["p"])
+    steps = eff["steps"] + (1 if 48 in p.scrolls and eff["steps"] > 0 else 0)
+    boost = [{"k": "stair_boost", "p": eff["p"], "which": eff["which"]}] if steps and {26, 27} & set(p.scrolls) else []
+    g.push(*[{"k": "stair_step", "p": eff["p"], "which": eff["which"]} for _ in range(steps)], *boost)
 
 
 @handler("stair_step")
@@ -308,6 +341,8 @@ def stair_step(g: Game, eff: Effect) -> None:
         p.add_points(f"{which}_final", 2 if bonus_scroll in p.scrolls else 1)
         return
     segment_starts(g, "mosque" if which == "palace" else "palace")  # the line needs both staircases
+    for hook in STEP_HOOKS:
+        hook(g, player, which, position + 1)
     setattr(p, which, position + 1)
     if position + 1 in starts:
         p.thresholds += 1
@@ -327,6 +362,10 @@ def line_bonuses(g: Game, player: int) -> list[str]:
     p = g.p(player)
     ps = segment(segment_starts(g, "palace"), p.palace)
     ms = segment(segment_starts(g, "mosque"), p.mosque)
+    for hook in LINE_HOOKS:
+        changed = hook(g, ps, ms)
+        if changed is not None:
+            return changed
     bonuses: list[str] = g.value(f"line.{ps}.{ms}",
                                  f"Which bonuses are printed on the line between palace segment {ps} "
                                  f"and mosque segment {ms}?", LINE_BONUS_KINDS, multi=True)
@@ -337,8 +376,13 @@ def line_bonuses(g: Game, player: int) -> list[str]:
 def line_bonus(g: Game, eff: Effect) -> None:
     """Take 1 bonus of the connection line (EN:L952-992)."""
     player = eff["p"]
-    bonus = g.pick(eff, player, "Which connection bonus do you take?", line_bonuses(g, player))
-    g.push(*bonus_effects(player, bonus))
+    options = line_bonuses(g, player)
+    bonus = g.pick(eff, player, "Which connection bonus do you take?", options)
+    taken = [bonus]
+    others = [b for b in options if b != bonus]
+    if 63 in g.p(player).scrolls and others:  # scroll 63: 2 different bonuses of the line
+        taken.append(g.pick(eff, player, "Scroll 63: which second, different connection bonus?", others))
+    g.push(*[e for b in taken for e in bonus_effects(player, b)])
 
 
 def bonus_effects(player: int, bonus: str) -> list[Effect]:

@@ -9,14 +9,15 @@ bonuses, end of round, scoring) until it needs a player, the tower or the table.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 from companion import COLOURS
-from companion.rules import scoring, sectors, tiles  # scoring/sectors also register effect handlers
+from companion.rules import desert_towns, expansions, scoring, scrolls, sectors, tiles  # noqa: F401 (handlers)
 from companion.rules.actions import Action, Answer, Choose, Claim, Release, Select, UseAssistant
-from companion.rules.board import ASSISTANT_SPACES, COLOUR_SECTOR, GOODS, ROUNDS, SEASONS, SECTORS
+from companion.rules.board import ASSISTANT_SPACES, COLOUR_SECTOR, GOODS, LAP, ROUNDS, SEASONS, SECTORS
 from companion.rules.decisions import NeedInput, choice, question
 from companion.rules.effects import HANDLERS, Effect, room
 from companion.rules.errors import (
@@ -40,9 +41,11 @@ class Game:
     """One Marrakesh Essential game. Create with ``Game.new(SetupOptions(...))``."""
 
     edition: ClassVar[str] = "essential"
+    lap: ClassVar[int] = LAP
+    """Points per lap of the scoring track (the lap tiles show lap and 2 * lap)."""
 
     def __init__(self, setup: dict[str, Any]) -> None:
-        self.s: GameState = initial_state(setup)
+        self.s: GameState = self._initial_state(setup)
         self.log: list[Action] = []
         self._cursor = 0
         self._run()
@@ -51,12 +54,31 @@ class Game:
 
     @classmethod
     def new(cls, options: SetupOptions) -> Game:
-        """A new game from setup options (random draws from ``options.seed``)."""
+        """A new game from setup options (random draws from ``options.seed``).
+
+        ``Game.new`` builds the variant that ``options.edition`` names (``variants.VARIANTS``); a
+        variant class called directly (``ClassicGame.new``) always builds its own edition.
+        """
+        if cls is Game and options.edition != cls.edition:
+            from companion.rules.variants import game_class  # variants import this module
+
+            return game_class(options.edition).new(options)
+        if options.edition != cls.edition:
+            options = dataclasses.replace(options, edition=cls.edition)
         return cls(resolve_setup(options))
+
+    def _initial_state(self, setup: dict[str, Any]) -> GameState:
+        """The state after setup (a variant overrides this to build its own state)."""
+        return initial_state(setup)
 
     @classmethod
     def replay(cls, setup: dict[str, Any], actions: Sequence[Action]) -> Game:
-        """Rebuild a game from its resolved setup and action log."""
+        """Rebuild a game from its resolved setup and action log (of the edition the setup names)."""
+        edition = setup.get("edition", cls.edition)
+        if cls is Game and edition != cls.edition:
+            from companion.rules.variants import game_class
+
+            return game_class(str(edition)).replay(setup, actions)
         game = cls(setup)
         for action in actions:
             game.apply(action)
@@ -147,6 +169,7 @@ class Game:
         """A JSON-ready view of the whole state (equal for equal games)."""
         out = self.s.to_dict()
         out["edition"] = self.edition
+        out["expansions"] = list(self.s.setup.get("expansions", []))
         out["to_move"] = self.to_move
         out["tower"] = {"inside": out.pop("tower_inside"), "tossed_total": out.pop("tossed_total"),
                         "released_total": out.pop("released_total"), "display": out.pop("display"),
@@ -201,13 +224,17 @@ class Game:
                 eff = s.stack.pop()
                 self._cursor = 0
                 try:
-                    HANDLERS[eff["k"]](self, eff)
+                    self._handle(eff)
                 except NeedInput as wait:
                     s.stack.append(eff)
                     s.pending = wait.decision
                     return
             elif not self._step():
                 return
+
+    def _handle(self, eff: Effect) -> None:
+        """Run one effect's handler (a variant may wrap it, e.g. to account for wooden keshis)."""
+        HANDLERS[eff["k"]](self, eff)
 
     # --- automatic phase steps ------------------------------------------------------------------------
 
@@ -322,6 +349,13 @@ class Game:
         n = len(s.players)
         s.season_player = (s.season_player + 1) % n
         s.start_player = s.season_player
+        self._refill_screens()
+        s.phase = "select"
+
+    def _refill_screens(self) -> None:
+        """Each player takes 1 wooden keshi of each colour; a shortage gives the leader a placeholder."""
+        s = self.s
+        n = len(s.players)
         leaders = sorted(s.order(s.season_player), key=lambda i: -s.players[i].score)  # digest A20
         for c in COLOURS:
             short = max(0, n - s.supply[c])
@@ -332,7 +366,6 @@ class Game:
                 else:
                     p.screen[c] += 1
                     s.supply[c] -= 1
-        s.phase = "select"
 
     # --- legal actions -----------------------------------------------------------------------------
 
@@ -520,6 +553,10 @@ class Game:
             s.display[c] -= 1
             p.claimed.append(c)
         s.turn = (s.turn + 1) % len(s.players)
+        self._after_claim(a.player)
+
+    def _after_claim(self, seat: int) -> None:
+        """Essential: claimed keshis wait in ``claimed`` until the display is empty (a variant may deploy them)."""
 
     def _claim_error(self, a: Claim, p: PlayerState, legal: list[Claim]) -> str:
         s = self.s
@@ -571,12 +608,20 @@ class Game:
             raise IllegalAssistant(f"{p.name}'s assistant mode must be 'keshi', 'action' or 'forfeit', "
                                    f"not {a.mode!r}")
         p.assistants.remove(a.sector)
-        if a.sector in p.water_vendors:  # water vendor: +1 water first (EN:L1212-1218)
+        self._water_vendor_income(a.player, a.sector, a.mode)
+        for hook in tiles.ASSISTANT_HOOKS:  # e.g. scroll 57's souk vendor
+            hook(self, a.player, a.sector, a.mode)
+        if follow is not None:
+            self.push(follow)
+
+    def _water_vendor_income(self, seat: int, sector: str, mode: str) -> None:
+        """A water vendor in the sector pays 1 water first, whatever the option (EN:L1212-1218);
+        scroll 35: 1 more water, scroll 50: 2 points."""
+        p = self.s.players[seat]
+        if sector in p.water_vendors:
             p.resources["water"] += 2 if 35 in p.scrolls else 1
             if 50 in p.scrolls:
                 p.add_points("scrolls", 2)
-        if follow is not None:
-            self.push(follow)
 
     def _must_forfeit(self, seat: int, sector: str) -> bool:
         """Neither option is possible (complete sector, action without effect): the assistant is spent.

@@ -7,13 +7,20 @@ takes back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion import COLOURS
 from companion.rules.board import GOODS, MARKER_COLOURS, RESOURCES, SECTOR_COLOUR
 from companion.rules.decisions import bundle_options
 from companion.rules.effects import Effect, handler, room
+from companion.rules.scrolls import scroll44_possible
+from companion.rules.state import PlayerState
 from companion.rules.tiles import RIVER_CHOICE_TILES, RIVER_TILES
+
+#: Called as ``hook(game, player) -> {category: points}`` when a player's oases are scored (expansion 5's
+#: desert towns); it only reads (it may pause for a question), the points are added after every hook ran.
+FINAL_HOOKS: list[Callable[[Game, int], dict[str, int]]] = []
 
 if TYPE_CHECKING:
     from companion.rules.game import Game
@@ -68,7 +75,12 @@ def river_pick(g: Game, eff: Effect) -> None:
 def cardboard_keshis(g: Game, player: int) -> int:
     """All cardboard keshis on a player's board, goods included (digest A19)."""
     p = g.p(player)
-    return len(p.entertainers) + p.guards() + p.caravans() + len(p.water_vendors) + sum(p.goods.values())
+    return len(p.entertainers) + p.guards() + p.caravans() + red_keshis(p) + sum(p.goods.values())
+
+
+def red_keshis(p: PlayerState) -> int:
+    """Water vendors on the board, scroll 57's souk vendor included."""
+    return len(p.water_vendors) + (1 if p.souk_vendor else 0)
 
 
 @handler("river_option")
@@ -95,9 +107,15 @@ def river_option(g: Game, eff: Effect) -> None:
 @handler("reset_fishermen")
 def reset_fishermen(g: Game, eff: Effect) -> None:
     """All fishermen back to the start space; the jetty is empty again (EN:L1272-1274)."""
+    ranking = river_ranking(g)
+    head_start = g.s.river_tiles[g.s.season - 1] == 9 and ranking  # river tile 09: the crocodile space
+    crocodile: int = g.value("river.crocodile", "Which river space (counting from the start) shows the "
+                             "crocodile?", list(range(1, 16))) if head_start else 0
     for p in g.s.players:
-        p.fisherman, p.jetty_spot, p.fisherman_arrival = 0, None, 0
+        p.fisherman, p.jetty_spot, p.fisherman_arrival, p.river_steps = 0, None, 0, 0
     g.s.jetty_taken = 0
+    if head_start:  # a head start, not steps made (digest A36)
+        g.p(ranking[0]).fisherman = crocodile
 
 
 # --- provisions -------------------------------------------------------------------------------------
@@ -115,6 +133,9 @@ def provision_face(g: Game, tile: int) -> tuple[dict[str, int], int]:
 def provisions(g: Game, eff: Effect) -> None:
     """Pay everything all revealed tiles demand, or hand in all resources and lose all their points."""
     p = g.p(eff["p"])
+    if not eff.get("skip44") and scroll44_possible(g, eff["p"]):  # scroll 44 (optional)
+        g.push({"k": "provisions_44", "p": eff["p"]})
+        return
     demand = {r: 0 for r in RESOURCES}
     penalty = 0
     for tile in p.revealed_provisions:
@@ -148,7 +169,7 @@ def rapid_choice(g: Game, eff: Effect) -> None:
     from companion.rules.effects import passed_rapids
 
     options: list[Any] = sorted(set(passed_rapids(g, eff["p"])))
-    if not options:
+    if not options or 69 in g.p(eff["p"]).scrolls:  # scroll 69 takes every bonus (its own hook)
         return
     pick = g.pick(eff, eff["p"], "Take which river bonus?", [*options, "none"])
     if pick != "none":
@@ -180,7 +201,7 @@ def colour_strength(g: Game, player: int, colour: str) -> int:
     if colour in MARKER_COLOURS:
         return p.markers[colour]
     if colour == "red":
-        return len(p.water_vendors)
+        return red_keshis(p)
     if colour in GOODS:
         return p.goods[colour]
     return 8 - room(g, player, colour)
@@ -240,7 +261,11 @@ def oasis_value(g: Game, player: int, number: int) -> int:
 def final_oases(g: Game, eff: Effect) -> None:
     """Score the 3 most valuable claimed oases."""
     values = sorted((oasis_value(g, eff["p"], n) for n in g.p(eff["p"]).claimed_oases), reverse=True)
+    extra = [hook(g, eff["p"]) for hook in FINAL_HOOKS]  # expansion 5: at most 2 desert towns
     g.p(eff["p"]).add_points("oases", sum(values[:3]))
+    for points in extra:
+        for category, n in points.items():
+            g.p(eff["p"]).add_points(category, n)
 
 
 @handler("final_resources")

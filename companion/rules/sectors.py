@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from companion.rules.board import GOODS, RESOURCES, SECTOR_COLOUR, SQUARE_BONUSES
 from companion.rules.catalogue import scroll_tier
+from companion.rules.costs import affordable_goods, can_pay, luxury_options, scroll_price
 from companion.rules.decisions import bundle_options
 from companion.rules.effects import Effect, gainable_colours, handler, room
+from companion.rules.state import PlayerState
 from companion.rules.tiles import SCROLL_EFFECTS
 
 if TYPE_CHECKING:
@@ -44,8 +46,8 @@ def action_possible(g: Game, player: int, sector: str) -> bool:
         return p.markers["white"] > 0
     if sector == "mosque":
         return p.markers["black"] > 0
-    if sector == "main_square":
-        return bool(p.entertainers)
+    if sector == "main_square":  # scrolls 29/51 give something without entertainers
+        return bool(p.entertainers) or bool({29, 51} & set(p.scrolls))
     if sector == "souk":
         return sum(p.goods.values()) > 0 and bool(g.s.exchange_offices)
     if sector == "madrasa":
@@ -53,7 +55,7 @@ def action_possible(g: Game, player: int, sector: str) -> bool:
     if sector == "medina":
         return p.watchtower > 0 and any(g.s.workshops) and len(p.gates) < 8
     if sector == "sahara":
-        return bool(_unclaimed_discovered(g, player))
+        return bool(_unclaimed_discovered(g, player)) or bool(claimable_towns(g, player))
     return False
 
 
@@ -74,6 +76,9 @@ def act_river(g: Game, eff: Effect) -> None:
 def act_date_orchard(g: Game, eff: Effect) -> None:
     """Dates equal to the green marker (EN:L877-880)."""
     p = g.p(eff["p"])
+    if {23, 24, 25} & set(p.scrolls):  # scrolls 23-25: dates may become water, dinars or points
+        g.push({"k": "orchard_swap", "p": eff["p"], "n": p.markers["green"]})
+        return
     p.resources["dates"] += p.markers["green"]
 
 
@@ -95,10 +100,11 @@ def act_mosque(g: Game, eff: Effect) -> None:
 def act_main_square(g: Game, eff: Effect) -> None:
     """Rotate the audience disc one section clockwise, then pick one entertainer (EN:L817-832)."""
     p = g.p(eff["p"])
-    if not p.entertainers:  # nothing to gain (river tile 16 without entertainers)
+    if not p.entertainers and not {29, 51} & set(p.scrolls):  # nothing to gain (river tile 16)
         return
     p.disc_orientation = (p.disc_orientation + 1) % 8
-    g.push({"k": "square_pick", "p": eff["p"]})
+    again = 65 in p.scrolls and not eff.get("second")  # scroll 65: a second action may follow
+    g.push({"k": "square_pick", "p": eff["p"]}, {"k": "square_end", "p": eff["p"], "again": again})
 
 
 def spectators(g: Game, player: int, space: str) -> int:
@@ -108,8 +114,9 @@ def spectators(g: Game, player: int, space: str) -> int:
                             f"At which ring position (0-7, clockwise from the top) is the main-square "
                             f"{space} space?", [k for k in range(8) if k not in taken])
     section = (position - g.p(player).disc_orientation) % 8
-    count: int = g.value(f"disc.section.{section}",
-                         f"How many spectators are on section {section} of the audience disc (pink side)?",
+    side = "purple" if 4 in g.s.setup.get("expansions", ()) else "pink"  # expansion 4: the purple side
+    count: int = g.value(f"disc.section.{section}" if side == "pink" else f"disc.purple.section.{section}",
+                         f"How many spectators are on section {section} of the audience disc ({side} side)?",
                          list(range(0, 5)))
     return count + (1 if 31 in g.p(player).scrolls else 0)
 
@@ -118,6 +125,8 @@ def spectators(g: Game, player: int, space: str) -> int:
 def square_pick(g: Game, eff: Effect) -> None:
     """Gain the chosen entertainer's bonus once per spectator facing it."""
     player = eff["p"]
+    if not g.p(player).entertainers:  # scrolls 29/51 without entertainers: nothing to pick
+        return
     space = g.pick(eff, player, "Which entertainer's bonus do you take?",
                    [b for b in SQUARE_BONUSES if b in g.p(player).entertainers])
     times = spectators(g, player, space)
@@ -128,19 +137,26 @@ def square_pick(g: Game, eff: Effect) -> None:
 
 @handler("act_souk")
 def act_souk(g: Game, eff: Effect) -> None:
-    """Exchange office once, or buy 1 luxury good (EN:L834-848, L886-898)."""
+    """Exchange office once, or buy 1 luxury good (EN:L834-848, L886-898); scrolls 46/34: again."""
     p = g.p(eff["p"])
-    options = [f"office:{c}" for c in GOODS if p.goods[c] > 0]
-    for tile in g.s.luxury_display:
-        cost = luxury_cost(g, tile)
-        if all(p.goods[c] >= n for c, n in cost.items()):
-            options.append(f"luxury:{tile}")
-    pick = g.pick(eff, eff["p"], "Exchange 1 goods keshi at the office, or buy a luxury good?", options)
+    pick = g.pick(eff, eff["p"], "Exchange 1 goods keshi at the office, or buy a luxury good?",
+                  souk_options(g, eff["p"]))
     kind, _, arg = pick.partition(":")
+    more = [{"k": "souk_more", "p": eff["p"], "kind": kind}] if (46 if kind == "office" else 34) in p.scrolls else []
     if kind == "office":
-        g.push({"k": "office", "p": eff["p"], "colour": arg})
+        g.push({"k": "office", "p": eff["p"], "colour": arg}, *more)
     else:
-        g.push({"k": "luxury", "p": eff["p"], "tile": int(arg)})
+        g.push({"k": "luxury", "p": eff["p"], "tile": int(arg)}, *more)
+
+
+def souk_options(g: Game, player: int) -> list[str]:
+    """``office:<goods colour>`` and ``luxury:<tile>`` options ``player`` can afford now (Imam counts)."""
+    p = g.p(player)
+    options = [f"office:{c}" for c in GOODS if p.goods[c] > 0] if g.s.exchange_offices else []
+    for tile in g.s.luxury_display:
+        if affordable_goods(p, luxury_options(g, player, luxury_cost(g, tile))):
+            options.append(f"luxury:{tile}")
+    return options
 
 
 #: Possible luxury-good costs: up to 3 of each goods colour, 1-5 keshis in all (2 known tiles fit).
@@ -163,6 +179,11 @@ def luxury_cost(g: Game, tile: int) -> dict[str, int]:
 def office(g: Game, eff: Effect) -> None:
     """Return 1 goods keshi, receive the active exchange office's resources for that colour."""
     office_id = g.s.exchange_offices[0]
+    sides = g.s.setup.get("office_sides") or ["base"] * 3
+    side = sides[3 - len(g.s.exchange_offices)]
+    if side == "new":  # expansion 3: the dark-green reverse side (1 resource + a bonus, EN:L1428-1449)
+        g.push({"k": "office_new", "p": eff["p"], "colour": eff["colour"], "office": office_id})
+        return
     reward: dict[str, int] = g.value(f"office.{office_id}.{eff['colour']}",
                                      f"What does exchange office #{office_id} give for 1 {eff['colour']} keshi?",
                                      bundle_options())
@@ -185,6 +206,11 @@ def luxury(g: Game, eff: Effect) -> None:
                         ["slipper", "tajine", "dagger", "oil_lamp", "necklace"])
     del kind  # asked now so oases 14-18 can score it later
     p = g.p(eff["p"])
+    if eff.get("free"):  # desert town 11: no goods paid
+        cost = {}
+    elif luxury_options(g, eff["p"], cost) != [cost]:  # the Imam: any 1 goods keshi fewer
+        cost = g.pick(eff, eff["p"], "The Imam: which goods keshi do you not pay?",
+                      affordable_goods(p, luxury_options(g, eff["p"], cost)))
     for colour, n in cost.items():
         p.goods[colour] -= n
     g.s.luxury_display.remove(tile)
@@ -206,16 +232,16 @@ def madrasa_options(g: Game, player: int, budget: int, *, first: bool, only: str
         if only is not None and colour != only:
             continue
         for n in tiles:
-            _, requirement, cost = scroll_tier(n)
-            if n in SCROLL_EFFECTS and requirement <= budget and cost <= p.resources["dates"]:
+            _, requirement, _ = scroll_tier(n)
+            if n in SCROLL_EFFECTS and requirement <= budget and scroll_price(g, player, n) <= p.resources["dates"]:
                 out.append(f"scroll:{n}")
-    if first and only is None and p.refreshed_round != g.round_number() and p.resources["dinars"] >= 1:
+    if first and only is None and p.refreshed_round != g.round_number() and can_pay(p, {"dinars": 1}):
         for colour, stack in g.s.scroll_stacks.items():
             tiles = g.s.scroll_display.get(colour, [])
             if not stack or not tiles:
                 continue
-            _, requirement, cost = scroll_tier(tiles[0])
-            if requirement <= budget and cost <= p.resources["dates"]:
+            _, requirement, _ = scroll_tier(tiles[0])
+            if requirement <= budget and scroll_price(g, player, tiles[0]) <= p.resources["dates"]:
                 out.append(f"refresh:{colour}")
     return out
 
@@ -239,17 +265,17 @@ def madrasa(g: Game, eff: Effect) -> None:
         return
     kind, _, arg = pick.partition(":")
     if kind == "refresh":
-        p.resources["dinars"] -= 1
         p.refreshed_round = g.round_number()
         old = g.s.scroll_display[arg]
         g.s.scroll_display[arg] = []
-        g.push(*[{"k": "reveal_scroll", "colour": arg} for _ in range(min(3, len(g.s.scroll_stacks[arg])))],
+        g.push({"k": "pay", "p": player, "cost": {"dinars": 1}},
+               *[{"k": "reveal_scroll", "colour": arg} for _ in range(min(3, len(g.s.scroll_stacks[arg])))],
                {"k": "scroll_under", "colour": arg, "tiles": old},
                {"k": "madrasa", "p": player, "budget": eff["budget"], "bought": 0, "only": arg})
         return
     number = int(arg)
-    colour, requirement, cost = scroll_tier(number)
-    p.resources["dates"] -= cost
+    colour, requirement, _ = scroll_tier(number)
+    p.resources["dates"] -= scroll_price(g, player, number)
     g.s.scroll_display[colour].remove(number)
     p.scrolls.append(number)
     follow = SCROLL_EFFECTS[number].on_acquire(player)
@@ -286,12 +312,14 @@ def medina(g: Game, eff: Effect) -> None:
                 continue
             price, _ = workshop_terms(g, index)
             price = max(0, price - (1 if 32 in p.scrolls else 0))
-            if price <= p.resources["dinars"]:
+            if can_pay(p, {"dinars": price}):
                 options.extend(f"gate:{index}:{colour}" for colour in sorted(set(gates)))
     options.append(DONE)
     pick = g.pick(eff, player, "Buy a city gate (workshop, colour) or stop?", options)
-    if pick == DONE:
-        g.push(*[{"k": "gain", "p": player, "colour": colour} for colour in eff["gained"]])
+    if pick == DONE:  # scroll 66: 2 keshis per gate; scroll 36: of any colour
+        times = 2 if 66 in p.scrolls else 1
+        g.push(*[{"k": "gain", "p": player, "colour": "any" if 36 in p.scrolls else colour}
+                 for colour in eff["gained"] for _ in range(times)])
         return
     _, index_text, colour = pick.split(":")
     g.push({"k": "build_gate", "p": player, "workshop": int(index_text), "colour": colour, "gained": eff["gained"]})
@@ -308,16 +336,19 @@ def build_gate(g: Game, eff: Effect) -> None:
     printed: str = g.value(f"gate_space.{space}", f"Which colour is printed on city-gate space {space}?",
                            [c for c in SECTOR_COLOUR.values()] + list(GOODS))
     price, pts = workshop_terms(g, index)
-    price = max(0, price - (1 if 32 in p.scrolls else 0))
+    price = 0 if eff.get("free") else max(0, price - (1 if 32 in p.scrolls else 0))  # desert town 12: free
     if not (22 in p.scrolls and index == 0 and price == 0):
         p.add_points("gates", pts)
-    p.resources["dinars"] -= price
     g.s.workshops[index].remove(colour)
     p.watchtower -= 1
     p.gates.append({"space": space, "colour": colour})
     if printed == colour:
         p.add_points("gates", 2)
-    g.push({"k": "medina", "p": player, "gained": [*eff["gained"], colour]})
+    if eff.get("free"):  # desert town 12: the gate's keshi at once, no further purchases
+        g.push({"k": "gain", "p": player, "colour": colour})
+        return
+    g.push({"k": "pay", "p": player, "cost": {"dinars": price}},
+           {"k": "medina", "p": player, "gained": [*eff["gained"], colour]})
 
 
 # --- sahara ---------------------------------------------------------------------------------------------
@@ -350,41 +381,57 @@ def sahara(g: Game, eff: Effect) -> None:
     options: list[Any] = []
     for index in _unclaimed_discovered(g, player):
         cost = {} if free else {"any": 1} if 45 in p.scrolls else oasis_cost(g, index)
-        if _can_pay(p.resources, cost):
+        if can_pay(p, cost):
             options.append(index)
+    if not free:  # expansion 5: desert towns (never free: scroll 62, river tile 15 claim oases only)
+        options += [f"town:{n}" for n in claimable_towns(g, player)]
     options.append(DONE)
     pick = g.pick(eff, player, "Claim which discovered oasis (position 0-5), or stop?", options)
     if pick == DONE:
         return
-    cost = {} if free or 45 in p.scrolls else oasis_cost(g, pick)
-    slot = len(p.claimed_oases) + 1
-    icon: str = "none"
-    if slot <= 6:
-        icon = g.value(f"storage.{slot}", f"What is printed on oasis storage space {slot}?",
-                       ["keshi", "exchange", "scroll", "none"])
-    follow: list[Effect] = []
-    if 45 in p.scrolls and not free:  # scroll 45: 1 resource of choice instead, paid before anything else
-        follow.append({"k": "pay_any", "p": player})
-    else:
-        for kind, n in cost.items():
-            p.resources[kind] -= n
+    if isinstance(pick, str):  # a desert town: 1 yellow + 1 orange + 1 purple, flipped in place
+        g.push({"k": "claim_town", "p": player, "number": int(pick.split(":")[1])},
+               {"k": "sahara", "p": player, "claimed": eff["claimed"] + 1, "free": 0})
+        return
+    cost = {} if free else {"any": 1} if 45 in p.scrolls else oasis_cost(g, pick)
+    icon = storage_icon(g, player)
+    # the cost is paid before anything else (scroll 45: 1 resource of choice; scroll 33: dinar stand-ins)
+    follow: list[Effect] = [{"k": "pay", "p": player, "cost": cost}] if cost else []
     p.claimed_oases.append(p.oases[pick])
-    if icon == "keshi" and p.storage_keshis:
-        follow.append({"k": "gain", "p": player, "colour": p.storage_keshis.pop(0)})
-    elif icon == "scroll":
-        follow.append({"k": "free_yellow_scroll", "p": player})
-    elif icon == "exchange":
-        follow.append({"k": "exchange_icon", "p": player})
+    follow += storage_bonus(p, player, icon)
     again: list[Effect] = []
     if free != 1:  # a free claim (river tile 15) ends after its last one
         again.append({"k": "sahara", "p": player, "claimed": eff["claimed"] + 1, "free": max(0, free - 1)})
     g.push(*follow, *again)
 
 
-def _can_pay(have: dict[str, int], cost: dict[str, int]) -> bool:
-    if "any" in cost:
-        return sum(have.values()) >= cost["any"]
-    return all(have[k] >= n for k, n in cost.items())
+def storage_icon(g: Game, player: int) -> str:
+    """The icon on the storage space the next claimed oasis covers (asked once; "none" beyond 6)."""
+    slot = len(g.p(player).claimed_oases) + 1
+    if slot > 6:
+        return "none"
+    icon: str = g.value(f"storage.{slot}", f"What is printed on oasis storage space {slot}?",
+                        ["keshi", "exchange", "scroll", "none"])
+    return icon
+
+
+def storage_bonus(p: PlayerState, player: int, icon: str) -> list[Effect]:
+    """What covering a storage space with ``icon`` gives (EN:L1219-1233); takes its keshi off the track."""
+    if icon == "keshi" and p.storage_keshis:
+        return [{"k": "gain", "p": player, "colour": p.storage_keshis.pop(0)}]
+    if icon == "scroll":
+        return [{"k": "free_yellow_scroll", "p": player}]
+    if icon == "exchange":
+        return [{"k": "exchange_icon", "p": player}]
+    return []
+
+
+def claimable_towns(g: Game, player: int) -> list[int]:
+    """Expansion 5: placed, unclaimed desert towns ``player`` can pay 1 yellow + 1 orange + 1 purple for."""
+    p = g.p(player)
+    if not all(p.goods[c] >= 1 for c in GOODS):
+        return []
+    return [t["number"] for t in p.desert_towns if not t["claimed"]]
 
 
 @handler("pay_any")

@@ -16,6 +16,7 @@ from companion import COLOURS
 from companion.rules.board import MARKER_COLOURS, STORAGE_KESHI_COLOURS, storage_keshi_count, wooden_total
 from companion.rules.catalogue import city_gates, count, river_tiles_by_season, scroll_tiers, shipped_values
 from companion.rules.errors import SetupError
+from companion.rules.expansion_setup import EXPANSION_DRAWS, init_expansions, resolve_expansions
 from companion.rules.state import GameState, PlayerState
 from companion.rules.tiles import IMPLEMENTED_RIVER_TILES
 
@@ -36,6 +37,8 @@ class SetupOptions:
     draws: Mapping[str, Any] = field(default_factory=dict)
     profile: Mapping[str, Any] = field(default_factory=dict)
     edition: str = "essential"
+    expansions: Sequence[int] = ()
+    """Expansion modules 1-5 in play (``expansion_setup.EXPANSIONS``); recorded in the setup line."""
     table_draws: bool = False
     """True at a real table: every setup draw must be entered, oases stay unknown until discovered,
     and each tile turned up later (display refills, scroll refreshes, oases) is asked of the table."""
@@ -57,8 +60,9 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     _check(2 <= n <= 4, f"Marrakesh Essential is for 2-4 players, not {n}")
     _check(all(names) and len(set(names)) == n, f"player names must be distinct and non-empty: {names}")
     _check(options.tower_layer in ("B1", "B2"), f"tower layer must be B1 or B2, not {options.tower_layer!r}")
-    unknown = set(options.draws) - set(DRAW_KEYS)
-    _check(not unknown, f"unknown setup draws {sorted(unknown)}; expected some of {', '.join(DRAW_KEYS)}")
+    unknown = set(options.draws) - set(DRAW_KEYS) - set(EXPANSION_DRAWS)
+    _check(not unknown, f"unknown setup draws {sorted(unknown)}; expected some of "
+           f"{', '.join(DRAW_KEYS + EXPANSION_DRAWS)}")
     if options.table_draws:
         missing = [k for k in TABLE_DRAWS if k not in options.draws]
         _check(not missing, f"with table draws the table must enter: {', '.join(missing)}")
@@ -100,6 +104,7 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     setup["scroll_stacks"] = _scroll_stacks(draws.get("scroll_display"), rng, options.table_draws)
     setup["luxury_stack"] = _stack(draws.get("luxury_display"), list(range(1, count("luxury_goods") + 1)), 5,
                                    "luxury_display", rng, options.table_draws)
+    resolve_expansions(options.expansions, draws, setup, rng, options.table_draws)
     return setup
 
 
@@ -203,4 +208,5 @@ def initial_state(setup: dict[str, Any]) -> GameState:
     state.exchange_offices = list(setup["exchange_offices"])
     state.workshops = [list(w) for w in setup["workshops"]]
     state.river_tiles = list(setup["river_tiles"])
+    init_expansions(state, setup)
     return state

@@ -65,11 +65,13 @@ class RandomPlayer:
 
 
 def play_random_game(players: int, seed: int, *, names: Sequence[str] | None = None,
-                     layer: str = "B1", max_actions: int = 100_000) -> Game:
-    """Play a whole random legal game with ``players`` seats from ``seed``."""
+                     layer: str = "B1", max_actions: int = 100_000, edition: str = "essential",
+                     expansions: Sequence[int] = ()) -> Game:
+    """Play a whole random legal game of ``edition`` (with ``expansions``) with ``players`` seats from ``seed``."""
     rng = random.Random(seed)
     seats = tuple(names) if names is not None else DEFAULT_NAMES[:players]
-    game = Game.new(SetupOptions(players=seats, seed=rng.randrange(2**32), tower_layer=layer))
+    game = Game.new(SetupOptions(players=seats, seed=rng.randrange(2**32), tower_layer=layer, edition=edition,
+                                 expansions=tuple(expansions)))
     player = RandomPlayer(rng, SimulatedTower(TowerParams(layer=layer), rng))
     for _ in range(max_actions):
         if game.finished:

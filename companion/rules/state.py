@@ -50,6 +50,12 @@ class PlayerState:
     revealed_provisions: list[int] = field(default_factory=list)
     disc_orientation: int = 0
     refreshed_round: int = 0
+    souk_vendor: int = 0
+    """Scroll 57: the round (1-12) its water vendor was placed in the souk; 0 = none."""
+    river_steps: int = 0
+    """River steps made this season (desert town 07; the crocodile head start is not a step)."""
+    desert_towns: list[dict[str, Any]] = field(default_factory=list)
+    """Expansion 5: ``{"path": "left"|"right", "number": n, "claimed": bool}`` per desert-town space used."""
 
     def add_points(self, category: str, points: int) -> None:
         """Move the scoring marker by ``points`` and book them under ``category``."""
@@ -105,6 +111,12 @@ class GameState:
     arrivals: int = 0
     finished: bool = False
     final: dict[str, Any] = field(default_factory=dict)
+    figures: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Expansion 2: ``{"sultan"|"imam": {"holder": seat or None, "step": stair when unescorted}}``."""
+    desert_town_display: list[int] = field(default_factory=list)
+    """Expansion 5: desert towns still in the display (night side up)."""
+    river_oases: list[int] = field(default_factory=list)
+    """River tile 02: the leftover oases lying face up beside the board."""
 
     def order(self, first: int | None = None) -> list[int]:
         """Seat indices clockwise from ``first`` (default: the start player)."""

@@ -17,6 +17,10 @@ TIMINGS: tuple[str, ...] = ("instant", "end_of_round", "end_of_season", "permane
 
 Effect = dict[str, Any]
 
+#: Called as ``hook(game, player, sector, mode)`` whenever a player uses an assistant, after the water
+#: vendor's income and before the chosen option resolves (scroll 57's souk vendor registers here).
+ASSISTANT_HOOKS: list[Callable[[Any, int, str, str], None]] = []
+
 
 @dataclass(frozen=True)
 class TileEffect:
@@ -109,12 +113,14 @@ def _resources(n: int) -> RiverEffect:
 
 RIVER_TILES: dict[int, tuple[RiverEffect, RiverEffect | None]] = {
     1: (lambda p: [{"k": "any_sector_action", "p": p}], None),
+    2: (lambda p: [{"k": "river_oasis", "p": p}], None),
     3: (_gain("any", 2), None),
     4: (_points(5), None),
     5: (_points(7), _points(3)),
     6: (_resources(6), _resources(3)),
     7: (_gain("red"), None),
     8: (_points(3), None),
+    9: (lambda p: [], None),  # the crocodile head start is applied when the fishermen are reset
     10: (lambda p: [{"k": "gain", "p": p, "colour": c} for c in ("yellow", "orange", "purple")], None),
     11: (lambda p: [{"k": "stair_choice", "p": p, "steps": 3}], lambda p: [{"k": "stair_choice", "p": p, "steps": 1}]),
     13: (lambda p: [{"k": "gain_of", "p": p, "colours": ["pink", "brown", "beige"]}], None),

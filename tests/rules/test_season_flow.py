@@ -72,8 +72,8 @@ def test_setup_validates_table_draws() -> None:
         Game.new(SetupOptions(players=("Solo",)))
     with pytest.raises(SetupError, match="river tile 3 does not belong to season 1"):
         Game.new(SetupOptions(players=("A", "B"), draws={"river_tiles": [3, 3, 5]}))
-    with pytest.raises(SetupError, match="not implemented yet"):
-        Game.new(SetupOptions(players=("A", "B"), draws={"river_tiles": [2, 3, 5]}))
+    with pytest.raises(SetupError, match="river_oases must list 3 distinct leftover oases"):
+        Game.new(SetupOptions(players=("A", "B"), draws={"river_tiles": [2, 3, 5], "river_oases": [1, 1, 2]}))
     with pytest.raises(SetupError, match="oases must be distinct"):
         Game.new(SetupOptions(players=("A", "B"), draws={"oases": [[1, 2, 3, 4, 5, 6], [6, 7, 8, 9, 10, 11]]}))
     game = Game.new(SetupOptions(players=("A", "B"), draws={"river_tiles": [1, 3, 5], "storage_keshis": [
