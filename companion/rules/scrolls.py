@@ -99,9 +99,9 @@ def orchard_swap(g: Game, eff: Effect) -> None:
             swaps[kind], left = k, left - k
     p.resources["dates"] += left
     for kind, k in swaps.items():
-        if kind == "points":
+        if kind == "points" and k:
             p.add_points("scrolls", k)
-        else:
+        elif kind != "points":
             p.resources[kind] += k
 
 
