@@ -30,6 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rand = game_sub.add_parser("random", help="play a random legal game (simulator)")
     rand.add_argument("--players", type=int, choices=(2, 3, 4), required=True, help="number of players")
     rand.add_argument("--seed", type=int, required=True, help="seed for setup draws, tower and choices")
+    rand.add_argument("--edition", default="essential",
+                      help="rules edition: essential (default) or classic (companion.rules.variants)")
     rand.add_argument("--out", type=Path, metavar="LOG.jsonl", help="write the game log here")
     rand.add_argument("--json", action="store_true", help="print the result as JSON")
     rand.set_defaults(func=_random)
@@ -47,7 +49,7 @@ def _random(args: argparse.Namespace) -> int:
     from companion.rules.log import write_log
     from companion.rules.simulate import play_random_game
 
-    game = play_random_game(args.players, args.seed)
+    game = play_random_game(args.players, args.seed, edition=args.edition)
     if args.out is not None:
         args.out.write_text(write_log(game), encoding="utf-8")
     _print_result(game, as_json=args.json)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.board import LAP
 from companion.rules.game import Game
 
 
@@ -19,7 +18,7 @@ def result_summary(game: Game) -> dict[str, Any]:
         "actions": len(game.log),
         "winners": [game.name(i) for i in game.winners()] if game.finished else [],
         "players": [
-            {"name": p.name, "score": p.score, "lap_tile": _lap_tile(p.score),
+            {"name": p.name, "score": p.score, "lap_tile": _lap_tile(p.score, game.lap),
              "breakdown": dict(sorted(p.breakdown.items())),
              "resources": dict(p.resources), "markers": dict(p.markers), "palace": p.palace, "mosque": p.mosque}
             for p in game.players
@@ -27,11 +26,11 @@ def result_summary(game: Game) -> dict[str, Any]:
     }
 
 
-def _lap_tile(score: int) -> str | None:
-    """The 70/140 scoring tile a player shows beside the 70-space track (digest §16 D2)."""
-    if score >= 2 * LAP:
-        return "140"
-    return "70" if score >= LAP else None
+def _lap_tile(score: int, lap: int) -> str | None:
+    """The lap tile a player shows: 70/140 (Essential) or 100/200 (Classic) (digest §16 D2)."""
+    if score >= 2 * lap:
+        return str(2 * lap)
+    return str(lap) if score >= lap else None
 
 
 def result_text(summary: dict[str, Any]) -> str:

@@ -1,14 +1,17 @@
 """Editions as a registry (python-chess style variants): edition name -> ``Game`` class.
 
-The Classic edition will be a ``Game`` subclass registered here; only Essential exists now.
+``"essential"`` is the base ``Game``; ``"classic"`` is ``ClassicGame``, a subclass that overrides
+the base's hooks (``companion/rules/classic.py``). ``SetupOptions(edition=...)`` picks one through
+``Game.new``; a game log's header names its edition, so ``read_log`` rebuilds the right class.
 """
 
 from __future__ import annotations
 
+from companion.rules.classic import ClassicGame
 from companion.rules.errors import SetupError
 from companion.rules.game import Game
 
-VARIANTS: dict[str, type[Game]] = {"essential": Game}
+VARIANTS: dict[str, type[Game]] = {"essential": Game, "classic": ClassicGame}
 
 
 def game_class(edition: str) -> type[Game]:

@@ -48,8 +48,8 @@ def test_unknown_version_and_header() -> None:
         read_log('{"format": "keshi-game-log", "version": 9}\n')
     with pytest.raises(LogError, match="log:1: header lacks 'edition' or 'setup'"):
         read_log('{"format": "keshi-game-log", "version": 1}\n')
-    with pytest.raises(LogError, match="log:1: bad setup in header: unknown edition 'classic'"):
-        read_log('{"format": "keshi-game-log", "version": 1, "edition": "classic", "setup": {}}\n')
+    with pytest.raises(LogError, match="log:1: bad setup in header: unknown edition 'chess'"):
+        read_log('{"format": "keshi-game-log", "version": 1, "edition": "chess", "setup": {}}\n')
     with pytest.raises(LogError, match="empty game log"):
         read_log("\n")
 
