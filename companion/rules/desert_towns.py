@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.rules.board import GOODS, SECTOR_COLOUR, SQUARE_BONUSES
-from companion.rules.effects import Effect, handler, segment_starts
+from companion.rules.effects import Effect, handler
 from companion.rules.scoring import FINAL_HOOKS, red_keshis, sector_count
 from companion.rules.sectors import DONE, spectators
 from companion.rules.tiles import SCROLL_EFFECTS
@@ -100,7 +100,8 @@ def town_value(g: Game, player: int, number: int) -> int:
         return 2 * len(p.scrolls)
     if number in (4, 5):
         which = "palace" if number == 4 else "mosque"
-        return min(getattr(p, which), segment_starts(g, which)[-1])
+        final: int = g.value(f"{which}.final_step", f"Which {which} step is the final space?", list(range(4, 21)))
+        return min(getattr(p, which), final)
     if number == 6:
         cardboard = len(p.entertainers) + p.guards() + p.caravans() + red_keshis(p)
         return (cardboard + sum(p.markers.values())) // 3
