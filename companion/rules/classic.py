@@ -39,6 +39,7 @@ from companion import COLOURS
 from companion.rules.board import MARKER_COLOURS
 from companion.rules.effects import Effect, handler
 from companion.rules.game import Game
+from companion.rules.scoring import red_keshis
 from companion.rules.setup import initial_state
 from companion.rules.state import GameState, PlayerState
 
@@ -84,7 +85,7 @@ def board_keshis(p: PlayerState) -> dict[str, int]:
     counts["pink"] = len(p.entertainers)
     counts["beige"] = p.guards()
     counts["brown"] = p.caravans()
-    counts["red"] = len(p.water_vendors)
+    counts["red"] = red_keshis(p)  # water vendors, scroll 57's souk vendor included
     return counts
 
 
