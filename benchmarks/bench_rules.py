@@ -38,11 +38,15 @@ def cpu_name() -> str:
     return platform.processor() or "unknown CPU"
 
 
-def claim_position(seed: int) -> Game:
+#: (edition, expansions) combinations measured; each prints the same figures.
+MEASURED: tuple[tuple[str, tuple[int, ...]], ...] = (("essential", ()), ("classic", ()))
+
+
+def claim_position(seed: int, edition: str = "essential", expansions: tuple[int, ...] = ()) -> Game:
     """A 4-player game stopped at its first claim turn with at least 4 colours in the base."""
     for s in range(seed, seed + 1000):
-        game = play_random_game(4, s)
-        replayed = Game(game.setup)
+        game = play_random_game(4, s, edition=edition, expansions=expansions)
+        replayed = type(game)(game.setup)
         for action in game.log:
             replayed.apply(action)
             if replayed.phase == "claim" and replayed.pending is None and sum(
@@ -53,7 +57,14 @@ def claim_position(seed: int) -> Game:
 
 def main() -> None:
     print(f"machine: {cpu_name()}, {platform.system()} {platform.release()}, Python {platform.python_version()}")
-    game = play_random_game(4, 2026)
+    for edition, expansions in MEASURED:
+        print(f"--- {edition}" + (f" with expansions {', '.join(map(str, expansions))}" if expansions else ""))
+        figures(edition, expansions)
+
+
+def figures(edition: str, expansions: tuple[int, ...]) -> None:
+    """Print the replay, legal-claims and random-games figures of one edition and expansion set."""
+    game = play_random_game(4, 2026, edition=edition, expansions=expansions)
     text = write_log(game)
     print(f"4-player log: {len(game.log)} actions, {len(text.splitlines())} lines, {len(text)} bytes")
 
@@ -63,7 +74,7 @@ def main() -> None:
     parse = timed(lambda: read_log(text), 30)
     print(f"replay from JSON-lines text (read_log): median {statistics.median(parse) * 1e3:.2f} ms")
 
-    position = claim_position(7)
+    position = claim_position(7, edition, expansions)
     claims: list[Claim] = position.legal_claims()
     per_call = timed(position.legal_claims, 20000)
     print(f"legal-claims query ({len(claims)} claims, display {sum(position.s.display.values())} keshis): "
@@ -71,7 +82,7 @@ def main() -> None:
 
     games, start = 0, time.perf_counter()
     while time.perf_counter() - start < 5.0:
-        play_random_game(4, 10_000 + games)
+        play_random_game(4, 10_000 + games, edition=edition, expansions=expansions)
         games += 1
     rate = games / (time.perf_counter() - start)
     print(f"random complete 4-player games: {rate:.1f} games/s on one core  (target >= 50)")

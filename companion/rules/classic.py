@@ -29,6 +29,7 @@ How Classic differs and where it is done:
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -36,7 +37,7 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from companion import COLOURS
-from companion.rules.board import MARKER_COLOURS
+from companion.rules.board import GOODS, MARKER_COLOURS
 from companion.rules.effects import Effect, handler
 from companion.rules.game import Game
 from companion.rules.scoring import red_keshis
@@ -95,6 +96,18 @@ def _holdings(p: PlayerState) -> dict[str, int]:
     for c in p.storage_keshis:
         counts[c] += 1
     return counts
+
+
+#: The colours of ``_counts``'s values, in order.
+COUNT_ORDER: tuple[str, ...] = (*MARKER_COLOURS, *GOODS, "pink", "beige", "brown", "red")
+_markers_of = operator.itemgetter(*MARKER_COLOURS)
+_goods_of = operator.itemgetter(*GOODS)
+
+
+def _counts(p: PlayerState) -> tuple[int, ...]:
+    """``board_keshis(p)`` as a tuple in ``COUNT_ORDER`` (cheap enough to take around every effect)."""
+    return (*_markers_of(p.markers), *_goods_of(p.goods), len(p.entertainers), p.guards(), p.caravans(),
+            red_keshis(p))
 
 
 def _deal(display: list[int], rest: list[int], stacks: int) -> list[list[int]]:
@@ -162,7 +175,9 @@ class ClassicGame(Game):
     def _handle(self, eff: Effect) -> None:
         """Run the effect, then move the wooden keshis it placed or returned out of / into the supply."""
         s = self.s
-        before = [_holdings(p) for p in s.players]
+        # An effect places keshis on its own player's board only ("p"); effects without one are checked for all.
+        seats = [eff["p"]] if isinstance(eff.get("p"), int) else range(len(s.players))
+        before = [(seat, _counts(s.players[seat]), tuple(s.players[seat].storage_keshis)) for seat in seats]
         on_turn = s.order()[s.turn] if s.phase == "assistants" else None
         vendors = list(s.players[on_turn].water_vendors) if on_turn is not None else []
         try:
@@ -172,17 +187,25 @@ class ClassicGame(Game):
             else:
                 override(self, eff)
         finally:
-            for seat, p in enumerate(s.players):
-                after = _holdings(p)
-                for c in COLOURS:
-                    if after[c] != before[seat][c]:
-                        s.supply[c] -= after[c] - before[seat][c]
-                self._settle_stand_ins(seat)
+            for seat, counts, storage in before:
+                p = s.players[seat]
+                now = _counts(p)
+                if now != counts:
+                    for colour, old, new in zip(COUNT_ORDER, counts, now, strict=True):
+                        s.supply[colour] -= new - old
+                    self._settle_stand_ins(seat)
+                if tuple(p.storage_keshis) != storage:
+                    for colour in storage:
+                        s.supply[colour] += 1
+                    for colour in p.storage_keshis:
+                        s.supply[colour] -= 1
             if on_turn is not None:
                 s.fresh_vendors += [v for v in s.players[on_turn].water_vendors if v not in vendors]
-            for c in COLOURS:
-                self._cover_shortage(c)
-            self._sync_displays(s)
+            if min(s.supply.values()) < 0:
+                for c in COLOURS:
+                    self._cover_shortage(c)
+            if eff["k"] in _DISPLAY_KINDS or _shown(s) != _opened(s):
+                self._sync_displays(s)
 
     def _settle_stand_ins(self, seat: int) -> None:
         """A keshi that left the board was a stand-in when no keshi of the real colour is left there."""
@@ -274,6 +297,16 @@ class ClassicGame(Game):
         s.luxury_stack = [n for sh, up in zip(s.shops, s.shops_open, strict=True) for n in (sh[1:] if up else sh)]
 
 
+def _shown(s: ClassicState) -> int:
+    """Tiles in the scroll and luxury displays."""
+    return sum(len(tiles) for tiles in s.scroll_display.values()) + len(s.luxury_display)
+
+
+def _opened(s: ClassicState) -> int:
+    """Academy stacks and souk shops whose top is face up (equal to ``_shown`` unless a tile left)."""
+    return sum(sum(flags) for flags in s.academy_open.values()) + sum(s.shops_open)
+
+
 def _refilled(stacks: list[list[int]], index: int) -> list[list[int]]:
     """The stacks after an empty one takes the lower half (rounded down) of the largest other stack."""
     out = [list(st) for st in stacks]
@@ -355,6 +388,9 @@ def refresh_tops(g: Game, eff: Effect) -> None:
 def _nothing(g: Game, eff: Effect) -> None:
     """Classic ``scroll_under``: the refreshed tops went under their stacks when they left the display."""
 
+
+#: Effect kinds that open stacks: the stacks' face-down lists are derived again after them.
+_DISPLAY_KINDS: frozenset[str] = frozenset({"academy_top", "shop_top", "reveal_scroll"})
 
 #: Essential effect kinds whose Classic handling differs.
 CLASSIC_HANDLERS: dict[str, Callable[[Game, Effect], None]] = {"reveal_scroll": refresh_tops, "scroll_under": _nothing}
