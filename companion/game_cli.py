@@ -32,9 +32,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rand.add_argument("--seed", type=int, required=True, help="seed for setup draws, tower and choices")
     rand.add_argument("--edition", default="essential",
                       help="rules edition: essential (default) or classic (companion.rules.variants)")
+    rand.add_argument("--expansions", type=_expansion_list, default=(), metavar="1,2,3,4,5",
+                      help="expansion modules to play (comma-separated numbers 1-5; default: none)")
     rand.add_argument("--out", type=Path, metavar="LOG.jsonl", help="write the game log here")
     rand.add_argument("--json", action="store_true", help="print the result as JSON")
     rand.set_defaults(func=_random)
+
+
+def _expansion_list(text: str) -> tuple[int, ...]:
+    """``"1,3,5"`` -> ``(1, 3, 5)``; the engine's setup checks the numbers themselves."""
+    try:
+        return tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expansions must be comma-separated numbers 1-5, not {text!r}") from None
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -49,7 +59,7 @@ def _random(args: argparse.Namespace) -> int:
     from companion.rules.log import write_log
     from companion.rules.simulate import play_random_game
 
-    game = play_random_game(args.players, args.seed, edition=args.edition)
+    game = play_random_game(args.players, args.seed, edition=args.edition, expansions=args.expansions)
     if args.out is not None:
         args.out.write_text(write_log(game), encoding="utf-8")
     _print_result(game, as_json=args.json)

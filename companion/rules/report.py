@@ -11,6 +11,7 @@ def result_summary(game: Game) -> dict[str, Any]:
     """``{"players": [{"name", "score", "breakdown"}...], "finished", "winners", ...}``."""
     return {
         "edition": game.edition,
+        "expansions": list(game.setup.get("expansions", [])),
         "finished": game.finished,
         "season": game.season,
         "round": game.round,
@@ -37,7 +38,9 @@ def result_text(summary: dict[str, Any]) -> str:
     """A short human-readable report of ``result_summary``."""
     state = "finished" if summary["finished"] else (
         f"in progress: season {summary['season']}, round {summary['round']}, phase {summary['phase']}")
-    lines = [f"Marrakesh ({summary['edition']}), {summary['actions']} actions, {state}"]
+    modules = summary.get("expansions") or []
+    with_modules = f", expansions {', '.join(map(str, modules))}" if modules else ""
+    lines = [f"Marrakesh ({summary['edition']}{with_modules}), {summary['actions']} actions, {state}"]
     for p in summary["players"]:
         parts = ", ".join(f"{k} {v:+d}" for k, v in p["breakdown"].items() if v)
         lines.append(f"  {p['name']}: {p['score']} points ({parts})")

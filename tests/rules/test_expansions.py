@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from companion.cli import main
 from companion.rules import Game, SetupError, SetupOptions
 from companion.rules.expansion_setup import resolve_expansions
 from companion.rules.log import read_log, write_log
@@ -146,3 +148,16 @@ def test_expansion_4_purple_disc_side_is_asked_separately() -> None:
     use(g, SARAH, "main_square", "action")
     assert g.pending is not None and g.pending["key"] == "disc.purple.section.0"
     assert g.pending["options"] == [0, 1, 2, 3, 4] and "purple side" in g.pending["prompt"]
+
+
+def test_cli_random_game_with_every_expansion_names_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "game.jsonl"
+    assert main(["game", "random", "--players", "3", "--seed", "4", "--expansions", "1,2,3,4,5",
+                 "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["expansions"] == [1, 2, 3, 4, 5] and summary["finished"]
+    assert json.loads(out.read_text().splitlines()[0])["setup"]["expansions"] == [1, 2, 3, 4, 5]
+    assert main(["game", "replay", str(out)]) == 0
+    assert "expansions 1, 2, 3, 4, 5" in capsys.readouterr().out.splitlines()[0]
+    assert main(["game", "random", "--players", "2", "--seed", "1", "--expansions", "9"]) == 2
+    assert "unknown expansion 9" in capsys.readouterr().err
