@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from companion import COLOURS
 from companion.rules.board import GOODS, MARKER_COLOURS, RESOURCES, SECTOR_COLOUR
 from companion.rules.decisions import bundle_options
-from companion.rules.effects import Effect, handler, room
+from companion.rules.effects import Effect, handler, river_space, room
 from companion.rules.scrolls import scroll44_possible
 from companion.rules.state import PlayerState
 from companion.rules.tiles import RIVER_CHOICE_TILES, RIVER_TILES
@@ -95,9 +95,9 @@ def river_option(g: Game, eff: Effect) -> None:
     elif kind == (17, "A"):
         p.resources["dates"] += len(p.entertainers)
         p.resources["dinars"] += len(p.entertainers)
-    elif kind == (17, "B"):
-        p.resources["water"] += len(p.water_vendors)
-        p.resources["dates"] += len(p.water_vendors)
+    elif kind == (17, "B"):  # scroll 57's souk vendor is a placed water vendor too
+        p.resources["water"] += red_keshis(p)
+        p.resources["dates"] += red_keshis(p)
     elif kind == (18, "A"):
         p.add_points("river_evaluation", (cardboard_keshis(g, eff["p"]) + sum(p.markers.values())) // 4)
     else:
@@ -111,6 +111,8 @@ def reset_fishermen(g: Game, eff: Effect) -> None:
     head_start = g.s.river_tiles[g.s.season - 1] == 9 and ranking  # river tile 09: the crocodile space
     crocodile: int = g.value("river.crocodile", "Which river space (counting from the start) shows the "
                              "crocodile?", list(range(1, 16))) if head_start else 0
+    for space in range(1, crocodile):  # the rapids the head start passes (asked before anything moves)
+        river_space(g, space)
     for p in g.s.players:
         p.fisherman, p.jetty_spot, p.fisherman_arrival, p.river_steps = 0, None, 0, 0
     g.s.jetty_taken = 0

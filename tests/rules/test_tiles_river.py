@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from companion.rules import Game, SetupError, SetupOptions
+from companion.rules import Answer, Game, SetupError, SetupOptions
+from companion.rules.effects import passed_rapids
 from tests.rules.helpers import JAN, MARIE, SARAH, choose, new_game, run_effects
 
 SEASON_OF = {t: s for s, tiles in {1: [1, 2, 7, 8, 13, 14], 2: [3, 4, 9, 10, 15, 16],
@@ -84,8 +85,12 @@ def test_tile_07_a_water_vendor() -> None:
 
 
 def test_tile_09_crocodile_head_start_next_season() -> None:
-    g = evaluate(9, profile={"river.crocodile": 5})
+    g = evaluate(9, profile={"river.crocodile": 5, "river.space.1": "plain", "river.space.2": "rapid:1_point",
+                             "river.space.3": "plain"})
+    assert g.pending is not None and g.pending["key"] == "river.space.4"  # the spaces the head start passes
+    g.apply(Answer("river.space.4", "plain"))
     assert g.players[SARAH].fisherman == 5 and g.players[MARIE].fisherman == 0
+    assert passed_rapids(g, SARAH) == ["1_point"]
     assert g.players[SARAH].river_steps == 0  # a head start, not steps made (digest A36)
 
 
