@@ -22,6 +22,7 @@ How Classic differs and where it is done:
   in 5 souk shops (§15.13, CLA:L238, L465); a bought top is replaced at the end of the turn, an
   empty stack takes the lower half (rounded down) of the largest other stack (digest A24 for the
   shops); the 1-dinar refresh moves the top of each stack of one colour to its bottom (§15.11).
+* The storage exchange icon may take back a start-oasis caravan (§15.18, CLA:L699-701).
 * Lap tiles 100/200 (§15.9). Water-vendor income only from a vendor deployed in an earlier turn
   (§15.21, CLA:L296); scroll 50 pays only with the sector action (§15.42).
 """
@@ -41,6 +42,7 @@ from companion.rules.board import GOODS, MARKER_COLOURS
 from companion.rules.effects import Effect, handler
 from companion.rules.game import Game
 from companion.rules.scoring import red_keshis
+from companion.rules.sectors import DONE, return_keshi, returnable_keshis
 from companion.rules.setup import initial_state
 from companion.rules.state import GameState, PlayerState
 
@@ -385,6 +387,23 @@ def refresh_tops(g: Game, eff: Effect) -> None:
     s.scroll_display[colour] = [st[0] for st in stacks if st]
 
 
+def exchange_icon(g: Game, eff: Effect) -> None:
+    """Classic storage exchange icon (CLA:L699-701, §15.18): only "a brown caravan standing next to a
+    discovered or claimed oasis" is protected, so a caravan of the start oasis - which has no oasis tile
+    beside it - may be returned (the later, left space first; digest A27)."""
+    p = g.p(eff["p"])
+    options: list[Any] = [DONE, *returnable_keshis(p)] + (["brown:start"] if p.sahara["start"] else [])
+    pick = g.pick(eff, eff["p"], "Return which keshi (to take 1 of another colour)?", options)
+    if pick == DONE:
+        return
+    if pick == "brown:start":
+        p.sahara["start"] -= 1
+        returned = "brown"
+    else:
+        returned = return_keshi(p, pick)
+    g.push({"k": "gain_other", "p": eff["p"], "not": returned})
+
+
 def _nothing(g: Game, eff: Effect) -> None:
     """Classic ``scroll_under``: the refreshed tops went under their stacks when they left the display."""
 
@@ -393,4 +412,5 @@ def _nothing(g: Game, eff: Effect) -> None:
 _DISPLAY_KINDS: frozenset[str] = frozenset({"academy_top", "shop_top", "reveal_scroll"})
 
 #: Essential effect kinds whose Classic handling differs.
-CLASSIC_HANDLERS: dict[str, Callable[[Game, Effect], None]] = {"reveal_scroll": refresh_tops, "scroll_under": _nothing}
+CLASSIC_HANDLERS: dict[str, Callable[[Game, Effect], None]] = {
+    "reveal_scroll": refresh_tops, "scroll_under": _nothing, "exchange_icon": exchange_icon}

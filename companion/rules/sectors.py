@@ -463,30 +463,36 @@ def exchange_icon(g: Game, eff: Effect) -> None:
     Caravans, committed guards and goods may not be returned (goods may be taken).
     """
     p = g.p(eff["p"])
-    options: list[Any] = [DONE]
-    options += [f"marker:{c}" for c, v in p.markers.items() if v > 0]
-    if p.entertainers:
-        options += [f"pink:{b}" for b in p.entertainers]
+    pick = g.pick(eff, eff["p"], "Return which keshi (to take 1 of another colour)?", [DONE, *returnable_keshis(p)])
+    if pick == DONE:
+        return
+    g.push({"k": "gain_other", "p": eff["p"], "not": return_keshi(p, pick)})
+
+
+def returnable_keshis(p: PlayerState) -> list[str]:
+    """What the exchange icon may take back: marker steps, entertainers, uncommitted guards, vendors."""
+    options = [f"marker:{c}" for c, v in p.markers.items() if v > 0]
+    options += [f"pink:{b}" for b in p.entertainers]
     if p.watchtower:
         options.append("beige")
     options += [f"red:{s}" for s in p.water_vendors]
-    pick = g.pick(eff, eff["p"], "Return which keshi (to take 1 of another colour)?", options)
-    if pick == DONE:
-        return
+    return options
+
+
+def return_keshi(p: PlayerState, pick: str) -> str:
+    """Take back the keshi ``pick`` names (an option of ``returnable_keshis``); returns its colour."""
     kind, _, arg = pick.partition(":")
     if kind == "marker":
         p.markers[arg] -= 1
-        returned = arg
-    elif kind == "pink":
+        return arg
+    if kind == "pink":
         p.entertainers.remove(arg)
-        returned = "pink"
-    elif kind == "beige":
+        return "pink"
+    if kind == "beige":
         p.watchtower -= 1
-        returned = "beige"
-    else:
-        p.water_vendors.remove(arg)
-        returned = "red"
-    g.push({"k": "gain_other", "p": eff["p"], "not": returned})
+        return "beige"
+    p.water_vendors.remove(arg)
+    return "red"
 
 
 @handler("gain_other")

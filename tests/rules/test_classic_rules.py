@@ -299,3 +299,22 @@ def test_classic_ships_only_values_its_own_text_proves() -> None:
     assert g.profile["workshop.0.points"] == -3 and "palace.final_step" not in g.profile
     e = Game.new(SetupOptions(players=NAMES))
     assert e.profile["palace.final_step"] == 16  # Essential's text proves it, Classic's does not
+
+
+def test_exchange_icon_may_return_a_start_oasis_caravan() -> None:
+    """CLA:L699-701: only caravans next to a discovered or claimed oasis are protected; a start-oasis caravan
+    (no oasis tile beside it) may be returned and exchanged. Essential forbids every caravan."""
+    for edition, allowed in (("classic", True), ("essential", False)):
+        g = Game.new(SetupOptions(players=NAMES, seed=1, start_player=0, edition=edition))
+        sarah = g.players[SARAH]
+        sarah.sahara, sarah.entertainers = {"left": 1, "right": 0, "start": 2}, ["date"]
+        g.s.supply["brown"] -= 3 if edition == "classic" else 0
+        g.s.supply["pink"] -= 1 if edition == "classic" else 0
+        run_effects(g, {"k": "exchange_icon", "p": SARAH})
+        assert g.pending is not None
+        assert ("brown:start" in g.pending["options"]) is allowed, edition
+        if allowed:
+            supply = g.s.supply["brown"]
+            choose(g, "brown:start", "pink", "water")
+            assert sarah.sahara["start"] == 1 and sarah.sahara["left"] == 1 and sarah.entertainers == ["date", "water"]
+            assert g.s.supply["brown"] == supply + 1
