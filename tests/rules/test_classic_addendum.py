@@ -61,7 +61,8 @@ def test_addendum_example_in_classic(module: ModuleType, name: str, source: str,
 
     def classic_options(*args: Any, **kwargs: Any) -> SetupOptions:
         kwargs["profile"] = {**TABLE_STAIRS, **kwargs.get("profile", {})}
-        return SetupOptions(*args, edition="classic", **kwargs)
+        kwargs["edition"] = "classic"
+        return SetupOptions(*args, **kwargs)
 
     monkeypatch.setattr(helpers, "SetupOptions", classic_options)
     monkeypatch.setattr(test_desert_towns, "SetupOptions", classic_options)
