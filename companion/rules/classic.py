@@ -38,6 +38,7 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from companion import COLOURS
+from companion.rules.actions import Action
 from companion.rules.board import GOODS, MARKER_COLOURS
 from companion.rules.effects import Effect, handler
 from companion.rules.game import Game
@@ -124,6 +125,8 @@ class ClassicGame(Game):
     edition: ClassVar[str] = "classic"
     lap: ClassVar[int] = LAP
     s: ClassicState
+    _open_tops: int
+    """Face-up academy and shop tops after the last sync (a derived cache, not game state)."""
 
     # --- setup --------------------------------------------------------------------------------------
 
@@ -164,6 +167,12 @@ class ClassicGame(Game):
         return (physical + s.supply[colour] + sum(p.screen[colour] for p in s.players) + selected
                 + s.tower_inside[colour] + s.display[colour] + sum(p.claimed.count(colour) for p in s.players))
 
+    def undo(self) -> Action:
+        """Take back the last action (the base replays the log) and refresh the display cache."""
+        last = super().undo()
+        self._open_tops = _opened(self.s)
+        return last
+
     # --- hooks ------------------------------------------------------------------------------------------
 
     def _after_claim(self, seat: int) -> None:
@@ -180,8 +189,8 @@ class ClassicGame(Game):
         # An effect places keshis on its own player's board only ("p"); effects without one are checked for all.
         seats = [eff["p"]] if isinstance(eff.get("p"), int) else range(len(s.players))
         before = [(seat, _counts(s.players[seat]), tuple(s.players[seat].storage_keshis)) for seat in seats]
-        on_turn = s.order()[s.turn] if s.phase == "assistants" else None
-        vendors = list(s.players[on_turn].water_vendors) if on_turn is not None else []
+        on_turn = (s.start_player + s.turn) % len(s.players) if s.phase == "assistants" else None
+        vendors = len(s.players[on_turn].water_vendors) if on_turn is not None else 0
         try:
             override = CLASSIC_HANDLERS.get(eff["k"])
             if override is None:
@@ -189,24 +198,27 @@ class ClassicGame(Game):
             else:
                 override(self, eff)
         finally:
+            moved = False
             for seat, counts, storage in before:
                 p = s.players[seat]
                 now = _counts(p)
                 if now != counts:
+                    moved = True
                     for colour, old, new in zip(COUNT_ORDER, counts, now, strict=True):
                         s.supply[colour] -= new - old
                     self._settle_stand_ins(seat)
                 if tuple(p.storage_keshis) != storage:
+                    moved = True
                     for colour in storage:
                         s.supply[colour] += 1
                     for colour in p.storage_keshis:
                         s.supply[colour] -= 1
-            if on_turn is not None:
-                s.fresh_vendors += [v for v in s.players[on_turn].water_vendors if v not in vendors]
-            if min(s.supply.values()) < 0:
+            if on_turn is not None and len(s.players[on_turn].water_vendors) > vendors:
+                s.fresh_vendors += s.players[on_turn].water_vendors[vendors:]
+            if moved and min(s.supply.values()) < 0:
                 for c in COLOURS:
                     self._cover_shortage(c)
-            if eff["k"] in _DISPLAY_KINDS or _shown(s) != _opened(s):
+            if eff["k"] in _DISPLAY_KINDS or _shown(s) != self._open_tops:
                 self._sync_displays(s)
 
     def _settle_stand_ins(self, seat: int) -> None:
@@ -297,6 +309,7 @@ class ClassicGame(Game):
                 s.shops_open[i] = False
         s.luxury_display = [sh[0] for sh, up in zip(s.shops, s.shops_open, strict=True) if up and sh]
         s.luxury_stack = [n for sh, up in zip(s.shops, s.shops_open, strict=True) for n in (sh[1:] if up else sh)]
+        self._open_tops = _opened(s)
 
 
 def _shown(s: ClassicState) -> int:

@@ -318,3 +318,26 @@ def test_exchange_icon_may_return_a_start_oasis_caravan() -> None:
             choose(g, "brown:start", "pink", "water")
             assert sarah.sahara["start"] == 1 and sarah.sahara["left"] == 1 and sarah.entertainers == ["date", "water"]
             assert g.s.supply["brown"] == supply + 1
+
+
+
+def test_play_continues_exactly_after_undo() -> None:
+    """Undo then redo of every 7th action of a random Classic game gives the same state, and the game
+    goes on to the end in step (academy and shop displays included)."""
+    import random
+
+    from companion.rules.simulate import RandomPlayer
+    from companion.tower.model import SimulatedTower, TowerParams
+
+    rng = random.Random(8)
+    g = Game.new(SetupOptions(players=NAMES[:3], seed=8, edition="classic"))
+    player = RandomPlayer(rng, SimulatedTower(TowerParams(), rng))
+    while not g.finished:
+        action = player.action(g)
+        g.apply(action)
+        if len(g.log) % 7 == 0:
+            view = g.to_dict()
+            g.undo()
+            g.apply(action)
+            assert g.to_dict() == view
+    assert conserved(g) and g.to_dict() == Game.replay(g.setup, g.log).to_dict()
