@@ -1,4 +1,6 @@
-"""Every worked example of the Classic rulebook (2022), reproduced through ``ClassicGame``.
+"""The Classic rulebook's worked examples that differ from Essential, reproduced through ``ClassicGame``.
+
+(Examples told identically in both editions run as Classic games in ``test_classic_shared_examples``.)
 
 Citations: CLA:Lnnn = shared/rules/marrakesh-classic-en.md line of the example. In Classic all keshis
 are wooden and stand on the boards: a test builds a board position with ``deploy`` (keshis moved from
@@ -153,17 +155,6 @@ def test_souk_exchange_office_and_slipper() -> None:
     assert g.s.supply["orange"] == supply["orange"] + 1 and conserved(g)
 
 
-def test_main_square_marie_three_purple() -> None:
-    """Main-square example (CLA:L486): the top entertainer faces 3 spectators -> 3 purple carpets."""
-    g = classic(profile={"square.position.goods": 0, "disc.section.0": 3})
-    to_assistants(g, {SARAH: ("pink", "gray", "white")})
-    sarah = g.players[SARAH]
-    sarah.entertainers, sarah.disc_orientation = ["goods"], 7
-    g.s.supply["pink"] -= 1
-    use(g, SARAH, "main_square", "action", "purple")
-    assert sarah.goods["purple"] == 3 and conserved(g)
-
-
 def test_palace_threshold_lukas_and_final_space_sarah() -> None:
     """Palace examples (CLA:L540, L542): 2 nobles cross the 1st threshold: 1 dinar and one bonus of the line
     (1 dinar, turquoise, gray or yellow keshi, 5 points); on the top space 5 nobles give 5 points."""
@@ -184,19 +175,6 @@ def test_palace_threshold_lukas_and_final_space_sarah() -> None:
     g2.players[SARAH].palace = 16
     use(g2, SARAH, "palace", "action")
     assert g2.players[SARAH].breakdown["palace_final"] == 5
-
-
-def test_madrasa_lukas_six_scholars() -> None:
-    """Madrasa example (CLA:L596): 6 gray scholars acquire a 1- and a 5-scholar scroll for 3 dates."""
-    g = classic(scroll_display={"gray": [19, 1, 2], "pink": [49, 50, 52]})
-    to_assistants(g, {SARAH: ("gray", "green", "white")})
-    deploy(g, SARAH, gray=6)
-    sarah = g.players[SARAH]
-    sarah.resources.update({"dates": 3, "dinars": 0})
-    use(g, SARAH, "madrasa", "action", "scroll:49")
-    assert "scroll:50" not in g.pending["options"]  # type: ignore[index]  # no scholar counts twice
-    choose(g, "scroll:19")
-    assert sorted(sarah.scrolls) == [19, 49] and sarah.resources["dates"] == 0 and sarah.markers["gray"] == 6
 
 
 def test_medina_jan_two_gates() -> None:
@@ -220,22 +198,9 @@ def test_medina_jan_two_gates() -> None:
     assert conserved(g)
 
 
-def test_sahara_discover_start_oasis_and_claims() -> None:
-    """Sahara examples: 2 caravans reveal the next 2 oases (CLA:L665); the start oasis's right space gives
-    1 date + 1 dinar (CLA:L687); Sarah pays 1 dinar for the first left oasis and deploys the green date
-    picker standing on storage space 1, then 1 date + 1 water for one on the right (CLA:L717-719)."""
-    g = classic()
-    select_all(g, {SARAH: ("brown", "gray", "white"), JAN: ("brown", "gray", "white")})
-    g.apply(Release({"brown": 2}))
-    g.apply(Claim(SARAH, ("brown", "brown")))
-    choose(g, "left", "left")
-    assert g.players[SARAH].discovered == [True, True, False, False, False, False]
-
-    g = classic()
-    to_assistants(g, {SARAH: ("brown", "gray", "white")})
-    use(g, SARAH, "sahara", "keshi", "start", "dates", "dinars")
-    assert g.players[SARAH].resources == {"water": 1, "dates": 2, "dinars": 2}
-
+def test_sahara_claims_sarah() -> None:
+    """Claim example (CLA:L717-719): Sarah pays 1 dinar for the first left oasis and deploys the green date
+    picker standing on storage space 1, then 1 date + 1 water for one on the right."""
     g = classic(profile={"sahara.cost.right.1": {"dates": 1, "water": 1}, "storage.2": "none"},
                 storage_keshis=[["green", "pink"], ["gray", "white"], ["black", "turquoise"], ["beige", "red"]])
     to_assistants(g, {SARAH: ("brown", "gray", "white")})
@@ -247,51 +212,6 @@ def test_sahara_discover_start_oasis_and_claims() -> None:
     assert sarah.resources == {"water": 0, "dates": 0, "dinars": 0}
     assert sarah.markers["green"] == 1 and sarah.breakdown["green_steps"] == 1 and sarah.storage_keshis == ["pink"]
     assert g.s.supply == supply and conserved(g)  # the date picker came from the storage track, not the supply
-
-
-def test_water_vendor_jan_palace() -> None:
-    """Water-vendor example (CLA:L727): +1 water whichever option the palace assistant takes."""
-    for mode in ("keshi", "action"):
-        g = classic(profile=STAIRS | {"line.1.1": ["points:1"]})
-        to_assistants(g, {SARAH: ("white", "gray", "green")})
-        g.players[SARAH].water_vendors.append("palace")
-        deploy(g, SARAH, white=1)
-        use(g, SARAH, "palace", mode)
-        assert g.players[SARAH].resources["water"] == 2, mode
-
-
-def test_river_bonus_marie_middle_rapid() -> None:
-    """River-bonus example (CLA:L753): 3 rapids crossed; the middle one's bonus: 1 dinar."""
-    g = classic(profile={"river.space.2": "rapid:1_point", "river.space.4": "rapid:resource",
-                         "river.space.6": "rapid:3_points"})
-    g.players[MARIE].fisherman = 7
-    run_effects(g, {"k": "rapid_choice", "p": MARIE})
-    choose(g, "resource", "dinars")
-    assert g.players[MARIE].resources["dinars"] == 2 and g.players[MARIE].fisherman == 7
-
-
-def test_river_evaluation_season_3() -> None:
-    """River-evaluation example (CLA:L775): Sarah first takes the 7 points, Marie second gains 3 (tile 05)."""
-    g = classic(river_tiles=[1, 3, 5])
-    g.s.season = 3
-    g.players[SARAH].fisherman, g.players[MARIE].fisherman = 9, 4
-    run_effects(g, {"k": "river_eval"})
-    assert g.players[SARAH].breakdown["river_evaluation"] == 7
-    assert g.players[MARIE].breakdown["river_evaluation"] == 3
-
-
-def test_provisions_lukas_loses_8() -> None:
-    """Provisions example (CLA:L791): short of 1 date and 1 dinar on the left tile -> all resources
-    (including 2 water) returned, -8 points."""
-    g = classic(provisions=[[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]], first_provisions=[1, 4, 7, 10])
-    g.s.profile.update({"provision.10.demand": {"dates": 2, "dinars": 2}, "provision.10.points": 5,
-                        "provision.11.demand": {"water": 1}, "provision.11.points": 3})
-    lukas = g.players[LUKAS]
-    lukas.revealed_provisions = [10, 11]
-    lukas.resources = {"water": 2, "dates": 1, "dinars": 1}
-    score = lukas.score
-    run_effects(g, {"k": "provisions", "p": LUKAS})
-    assert lukas.resources == {"water": 0, "dates": 0, "dinars": 0} and lukas.score == score - 8
 
 
 def test_final_scoring_sarah_20_25_3() -> None:

@@ -1,10 +1,11 @@
-"""The Classic addendum's worked examples (CLA:L1106-1765), reproduced with ``ClassicGame``.
+"""Worked examples the Classic rulebook and addendum tell exactly as the Essential ones, run as Classic.
 
-The scroll and desert-town examples of the Classic addendum tell the same stories with the same
-numbers as the Essential addendum's, so their Essential tests (``test_tiles_scrolls``,
-``test_worked_examples``, ``test_desert_towns``) are run again here with every game they set up
-built as a Classic game (``SetupOptions`` made to say ``edition="classic"``). The oasis examples
-are written out below because the Classic ones use keshi counts (CLA:L1487-1554).
+These examples (CLA:L461-791 in the rulebook, CLA:L1186-1646 in the addendum) have the same story and
+numbers in both editions, so their Essential tests (``test_worked_examples``, ``test_tiles_scrolls``,
+``test_desert_towns``) run again here with every game they set up built as a Classic game
+(``SetupOptions`` made to say ``edition="classic"``). Examples that differ in Classic (claim & deploy,
+keshi counts, the final 20 + 25 + 3, desert town 06 ...) are written out in ``test_classic_examples``;
+the oasis examples are below because the Classic ones count keshis (CLA:L1487-1554).
 """
 
 from __future__ import annotations
@@ -28,6 +29,14 @@ TABLE_STAIRS: dict[str, Any] = {"palace.final_step": 16, "mosque.final_step": 16
 
 #: (module, test, the same example in the Classic addendum).
 SHARED_EXAMPLES: list[tuple[ModuleType, str, str]] = [
+    (test_worked_examples, "test_main_square_three_spectators_marie", "CLA:L486 main square"),
+    (test_worked_examples, "test_madrasa_lukas_buys_1_plus_5", "CLA:L596 madrasa"),
+    (test_worked_examples, "test_sahara_two_caravans_discover_two_oases", "CLA:L665 Sahara discovery"),
+    (test_worked_examples, "test_start_oasis_marie", "CLA:L687 start oasis"),
+    (test_worked_examples, "test_water_vendor_jan_palace", "CLA:L727 water vendor"),
+    (test_worked_examples, "test_river_bonus_marie_middle_rapid", "CLA:L753 river bonus"),
+    (test_worked_examples, "test_river_evaluation_season_3", "CLA:L775 river evaluation"),
+    (test_worked_examples, "test_provisions_lukas_loses_8", "CLA:L791 provisions"),
     (test_tiles_scrolls, "test_scroll_29_example_lucas_4_points", "CLA:L1186-1188 scroll 29"),
     (test_worked_examples, "test_scroll_31_section_counts_one_more", "CLA:L1229 scroll 31"),
     (test_tiles_scrolls, "test_scroll_33_example_marie_pays_2_dates_and_1_dinar", "CLA:L1223 scroll 33"),
