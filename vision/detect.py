@@ -1,0 +1,177 @@
+"""Detection: find the keshis on the tray floor, split touching ones, classify each colour or say unknown.
+
+Pipeline per frame (all light-normalised against the visible floor, see ``vision.features``):
+foreground mask -> distance transform peaks as one marker per piece -> watershed on the frame
+(so touching pieces split along their shared edge) -> per piece the median log reflectance ->
+Mahalanobis distance to the 12 calibrated colours. A piece too far from every colour, or nearly as
+close to two of them, is reported ``unknown`` instead of guessed. A blob far larger than any single
+piece that yielded only one marker counts as several pieces of its colour (size prior).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion import COLOURS
+from vision import features
+from vision.calibrate import Calibration, foreground, piece_feature
+from vision.errors import FrameError
+
+#: Mahalanobis distance beyond which a piece matches no colour.
+MAX_DISTANCE = 6.0
+#: Confidence (posterior of the best colour) below which a piece is reported unknown.
+MIN_CONFIDENCE = 0.6
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One detected piece: its colour (or ``"unknown"``), confidence, centre and outline (px)."""
+
+    colour: str
+    confidence: float
+    x: float
+    y: float
+    outline: list[tuple[int, int]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{colour, confidence, x, y}`` as the CLI prints it."""
+        return {"colour": self.colour, "confidence": round(self.confidence, 3), "x": round(self.x, 1),
+                "y": round(self.y, 1)}
+
+
+@dataclass(frozen=True)
+class Detection:
+    """What one frame shows: counts for all 12 colours, pieces it could not name, and every piece."""
+
+    counts: dict[str, int]
+    unknown: int
+    pieces: list[Piece]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``keshi vision count --json`` object."""
+        return {"counts": dict(self.counts), "unknown": self.unknown, "pieces": [p.to_json() for p in self.pieces]}
+
+    def table(self) -> str:
+        """A short human-readable table of the counts."""
+        lines = [f"{colour:<10} {self.counts[colour]:>2}" for colour in COLOURS if self.counts[colour]]
+        lines.append(f"{'unknown':<10} {self.unknown:>2}")
+        lines.append(f"{'total':<10} {sum(self.counts.values()) + self.unknown:>2}")
+        return "\n".join(lines) + "\n"
+
+
+class Detector:
+    """Counts keshis in frames of the tower the ``calibration`` was made for."""
+
+    def __init__(self, calibration: Calibration) -> None:
+        self.calibration = calibration
+        self._floor_small = calibration.floor_array()
+        self._floor = features.expand(self._floor_small, calibration.width, calibration.height)
+        self._names = list(calibration.colours)
+        self._means = np.array([calibration.colours[c].mean for c in self._names], dtype=np.float32)
+        self._inv_cov = np.linalg.inv(np.asarray(calibration.covariance, dtype=np.float64)).astype(np.float32)
+        size = calibration.size_prior
+        self._min_area = 0.3 * size.area_min
+        self._peak_min = 0.55 * size.radius
+        self._peak_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(size.radius) | 1,) * 2)
+        self._join_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(0.6 * size.radius) | 1,) * 2)
+
+    def detect(self, frame: npt.NDArray[np.uint8]) -> Detection:
+        """Count the pieces in one BGR uint8 frame of the calibrated size."""
+        self._check(frame)
+        gain = features.light_gain(features.coarse(frame), self._floor_small)
+        refl = features.log_reflectance(frame, self._floor, gain)
+        mask = foreground(refl, self.calibration.threshold, frame)
+        pieces: list[Piece] = []
+        for segment in self._segments(frame, mask):
+            pieces.extend(self._classify(refl, frame, segment))
+        counts = dict.fromkeys(COLOURS, 0)
+        unknown = 0
+        for piece in pieces:
+            if piece.colour in counts:
+                counts[piece.colour] += 1
+            else:
+                unknown += 1
+        return Detection(counts=counts, unknown=unknown, pieces=pieces)
+
+    def _check(self, frame: Any) -> None:
+        cal = self.calibration
+        if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+            raise FrameError("frame must be a BGR uint8 image (height x width x 3)")
+        if frame.shape[:2] != (cal.height, cal.width):
+            raise FrameError(
+                f"frame is {frame.shape[1]}x{frame.shape[0]} but the calibration is {cal.width}x{cal.height}"
+            )
+
+    def _segments(self, frame: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.bool_]]:
+        """Split the foreground into one mask per piece (distance peaks as watershed markers)."""
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        segments: list[npt.NDArray[np.bool_]] = []
+        pad = 4
+        for index in range(1, count):
+            x, y, w, h, area = stats[index]
+            if area < self._min_area:
+                continue
+            x0, y0 = max(0, x - pad), max(0, y - pad)
+            x1, y1 = min(frame.shape[1], x + w + pad), min(frame.shape[0], y + h + pad)
+            blob = (labels[y0:y1, x0:x1] == index).astype(np.uint8)
+            for part in self._split(frame[y0:y1, x0:x1], blob):
+                full = np.zeros(mask.shape, dtype=bool)
+                full[y0:y1, x0:x1] = part
+                segments.append(full)
+        return segments
+
+    def _split(self, crop: npt.NDArray[np.uint8], blob: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.bool_]]:
+        dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+        peaks = ((dist >= cv2.dilate(dist, self._peak_kernel)) & (dist >= self._peak_min)).astype(np.uint8)
+        peaks = cv2.dilate(peaks, self._join_kernel) & blob
+        count, markers = cv2.connectedComponents(peaks)
+        if count <= 2:
+            return [blob.astype(bool)]
+        markers = markers.astype(np.int32) + 1
+        markers[(blob == 0)] = 1  # background marker
+        markers[(blob == 1) & (peaks == 0)] = 0  # to be flooded
+        cv2.watershed(np.ascontiguousarray(crop), markers)
+        parts = [(markers == label) for label in range(2, count + 1)]
+        return [p for p in parts if p.sum() >= self._min_area]
+
+    def _classify(
+        self, refl: features.FloatImage, frame: npt.NDArray[np.uint8], segment: npt.NDArray[np.bool_]
+    ) -> list[Piece]:
+        ys, xs = np.nonzero(segment)
+        area = len(xs)
+        value = piece_feature(refl, segment)
+        clipped = np.median(frame[segment], axis=0) >= features.CLIPPED
+        delta = self._means - value
+        if clipped.any():  # a clipped channel only says "at least this bright"
+            delta[:, clipped] = np.maximum(delta[:, clipped], 0.0)
+        d2 = np.einsum("ki,ij,kj->k", delta, self._inv_cov, delta)
+        best = int(np.argmin(d2))
+        weights = np.exp(-0.5 * (d2 - d2[best]))
+        confidence = float(weights[best] / weights.sum())
+        colour = self._names[best]
+        if d2[best] > MAX_DISTANCE**2 or confidence < MIN_CONFIDENCE:
+            colour = "unknown"
+        contours, _ = cv2.findContours(segment.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        outline = [(int(p[0][0]), int(p[0][1])) for p in max(contours, key=cv2.contourArea)]
+        copies = max(1, int(round(area / self.calibration.size_prior.area_median))) if (
+            area > 1.5 * self.calibration.size_prior.area_max) else 1
+        return [Piece(colour, confidence, float(xs.mean()), float(ys.mean()), outline) for _ in range(copies)]
+
+
+def draw_debug(frame: npt.NDArray[np.uint8], detection: Detection) -> npt.NDArray[np.uint8]:
+    """A copy of ``frame`` with each piece's outline, colour label and confidence drawn on it."""
+    out = frame.copy()
+    for piece in detection.pieces:
+        colour = (0, 0, 255) if piece.colour == "unknown" else (0, 200, 0)
+        if piece.outline:
+            cv2.polylines(out, [np.array(piece.outline, dtype=np.int32)], True, colour, 2)
+        label = f"{piece.colour} {piece.confidence:.2f}"
+        org = (int(piece.x) - 30, int(piece.y))
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
+    return out
