@@ -18,7 +18,6 @@ from companion.rules.catalogue import city_gates, count, river_tiles_by_season, 
 from companion.rules.errors import SetupError
 from companion.rules.expansion_setup import EXPANSION_DRAWS, init_expansions, resolve_expansions
 from companion.rules.state import GameState, PlayerState
-from companion.rules.tiles import IMPLEMENTED_RIVER_TILES
 
 DRAW_KEYS: tuple[str, ...] = (
     "river_tiles", "exchange_offices", "workshops", "oases", "storage_keshis", "provisions",
@@ -111,13 +110,11 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
 def _river_tiles(given: Any, rng: random.Random) -> list[int]:
     by_season = river_tiles_by_season()
     if given is None:
-        return [rng.choice([t for t in by_season[s] if t in IMPLEMENTED_RIVER_TILES]) for s in (1, 2, 3)]
+        return [rng.choice(by_season[s]) for s in (1, 2, 3)]
     _check(isinstance(given, list) and len(given) == 3, f"river_tiles must list 3 tiles (seasons 1-3): {given!r}")
     for season, tile in enumerate(given, start=1):
         _check(tile in by_season[season], f"river tile {tile} does not belong to season {season} "
                f"(expected one of {by_season[season]})")
-        _check(tile in IMPLEMENTED_RIVER_TILES, f"river tile {tile}'s effect is not implemented yet; "
-               f"implemented for season {season}: {[t for t in by_season[season] if t in IMPLEMENTED_RIVER_TILES]}")
     return list(given)
 
 

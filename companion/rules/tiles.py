@@ -3,8 +3,9 @@
 Timings (EN:L1078-1090, addendum glyphs): ``instant`` (once, on acquiring), ``end_of_round``,
 ``end_of_season``, ``permanent``. Instant effects are returned as effects to push; permanent ones are
 checked where they apply (``number in player.scrolls``); round/season hooks are called by the game
-at those points. Only the tiles the rulebook's worked examples and the first-game setup use are
-implemented; the full catalogue is a later issue, and it only has to add entries here.
+at those points. The scrolls beyond the core set register themselves from ``scrolls.py``; every
+river tile 01-18 is here (02's oases and 09's head start are applied by their handlers in
+``expansions.py`` / ``scoring.reset_fishermen``).
 """
 
 from __future__ import annotations
@@ -135,6 +136,3 @@ RIVER_CHOICE_TILES: dict[int, str] = {
     17: "A: 1 date + 1 dinar per entertainer; B: 1 water + 1 date per water vendor",
     18: "A: (cardboard keshis + marker values) // 4 points; B: 2 points per luxury good",
 }
-
-#: River tiles the engine can evaluate (the simulator draws only these; a table may enter only these).
-IMPLEMENTED_RIVER_TILES: frozenset[int] = frozenset(RIVER_TILES) | frozenset(RIVER_CHOICE_TILES)
