@@ -260,8 +260,9 @@ class ClassicGame(Game):
 
     def _water_vendor_income(self, seat: int, sector: str, mode: str) -> None:
         """+1 water "if they had deployed a red water vendor in this sector during a previous turn"
-        (CLA:L296, L723); scroll 35: 2 water instead; scroll 50: +2 points with the sector action only
-        (§15.40, §15.42)."""
+        (CLA:L296: the only Classic passage on a vendor deployed in the same turn; the rule at CLA:L721-725
+        just says "a sector containing a water vendor"); scroll 35: 2 water instead; scroll 50: +2 points
+        with the sector action only (§15.40, §15.42)."""
         p = self.s.players[seat]
         if sector not in p.water_vendors or sector in self.s.fresh_vendors:
             return
