@@ -8,6 +8,8 @@ count, per-keshi action strength, water-vendor income from earlier turns.
 from __future__ import annotations
 
 import json
+import random
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +18,8 @@ from companion.rules import Claim, Game, IllegalClaim, Release, SetupError, Setu
 from companion.rules.classic import ClassicGame, classic_board_data
 from companion.rules.log import read_log, write_log
 from companion.rules.report import result_summary
-from companion.rules.simulate import play_random_game
+from companion.rules.simulate import RandomPlayer, play_random_game
+from companion.tower.model import SimulatedTower, TowerParams
 from tests.rules.helpers import NAMES, SARAH, choose, finish_turn, run_effects, select_all, to_assistants, use
 from tests.rules.test_classic_examples import STAIRS, classic, conserved, deploy
 
@@ -44,12 +47,10 @@ def test_the_log_names_the_edition_and_replays_as_classic() -> None:
     assert Game.replay(g.setup, g.log).to_dict() == g.to_dict()  # the base class dispatches on the setup
 
 
-def test_random_classic_game_from_the_cli(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
-    from pathlib import Path
-
+def test_random_classic_game_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from companion.cli import main
 
-    out = Path(str(tmp_path)) / "classic.jsonl"
+    out = tmp_path / "classic.jsonl"
     assert main(["game", "random", "--players", "2", "--seed", "4", "--edition", "classic", "--out", str(out)]) == 0
     assert json.loads(out.read_text().splitlines()[0])["edition"] == "classic"
     capsys.readouterr()
@@ -324,11 +325,6 @@ def test_exchange_icon_may_return_a_start_oasis_caravan() -> None:
 def test_play_continues_exactly_after_undo() -> None:
     """Undo then redo of every 7th action of a random Classic game gives the same state, and the game
     goes on to the end in step (academy and shop displays included)."""
-    import random
-
-    from companion.rules.simulate import RandomPlayer
-    from companion.tower.model import SimulatedTower, TowerParams
-
     rng = random.Random(8)
     g = Game.new(SetupOptions(players=NAMES[:3], seed=8, edition="classic"))
     player = RandomPlayer(rng, SimulatedTower(TowerParams(), rng))
