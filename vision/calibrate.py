@@ -26,7 +26,7 @@ CALIBRATION_VERSION = 1
 """Bumped whenever the meaning of a field changes; ``Calibration.load`` refuses other versions."""
 
 #: Smallest foreground threshold (log ratio) whatever the empty tray's noise says.
-MIN_THRESHOLD = 0.10
+MIN_THRESHOLD = 0.05
 #: Spread (log ratio) below which no colour model's covariance may shrink: calibration sees few pieces.
 MIN_SIGMA = 0.05
 
@@ -147,9 +147,8 @@ def foreground(log_refl: features.FloatImage, threshold: float, frame: npt.NDArr
     diff = np.abs(log_refl).max(axis=2)
     mask = (diff > threshold).astype(np.uint8)
     mask |= (frame >= features.CLIPPED).any(axis=2).astype(np.uint8) & (log_refl.max(axis=2) > 0.02)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
 
 
 def piece_feature(log_refl: features.FloatImage, piece: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:
@@ -173,7 +172,7 @@ def calibrate(
     floor = features.expand(floor_small, width, height)
     empty_refl = features.log_reflectance(empty, floor, np.zeros(3, np.float32))
     noise = float(np.percentile(np.abs(empty_refl).max(axis=2), 99.9))
-    threshold = max(MIN_THRESHOLD, 1.5 * noise)
+    threshold = max(MIN_THRESHOLD, 2.5 * noise)
 
     means: dict[str, ColourModel] = {}
     residuals: list[npt.NDArray[np.float32]] = []

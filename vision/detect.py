@@ -26,6 +26,14 @@ from vision.errors import FrameError
 MAX_DISTANCE = 6.0
 #: Confidence (posterior of the best colour) below which a piece is reported unknown.
 MIN_CONFIDENCE = 0.6
+#: Fraction of the lower peak the distance may fall to between two maxima of one piece.
+SADDLE = 0.8
+#: Largest log-reflectance difference between two maxima of one piece (else two pieces).
+COLOUR_STEP = 0.3
+#: A segment this many times the median piece area that did not split counts as several pieces.
+COPIES_RATIO = 1.8
+#: Largest convex hull (times the largest calibrated piece) that ``_complete`` fills.
+HULL_MAX = 1.15
 
 
 @dataclass(frozen=True)
@@ -40,8 +48,12 @@ class Piece:
 
     def to_json(self) -> dict[str, Any]:
         """``{colour, confidence, x, y}`` as the CLI prints it."""
-        return {"colour": self.colour, "confidence": round(self.confidence, 3), "x": round(self.x, 1),
-                "y": round(self.y, 1)}
+        return {
+            "colour": self.colour,
+            "confidence": round(self.confidence, 3),
+            "x": round(self.x, 1),
+            "y": round(self.y, 1),
+        }
 
 
 @dataclass(frozen=True)
@@ -78,7 +90,6 @@ class Detector:
         self._min_area = 0.3 * size.area_min
         self._peak_min = 0.55 * size.radius
         self._peak_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(size.radius) | 1,) * 2)
-        self._join_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(0.6 * size.radius) | 1,) * 2)
 
     def detect(self, frame: npt.NDArray[np.uint8]) -> Detection:
         """Count the pieces in one BGR uint8 frame of the calibrated size."""
@@ -87,7 +98,7 @@ class Detector:
         refl = features.log_reflectance(frame, self._floor, gain)
         mask = foreground(refl, self.calibration.threshold, frame)
         pieces: list[Piece] = []
-        for segment in self._segments(frame, mask):
+        for segment in self._segments(frame, refl, mask):
             pieces.extend(self._classify(refl, frame, segment))
         counts = dict.fromkeys(COLOURS, 0)
         unknown = 0
@@ -107,7 +118,9 @@ class Detector:
                 f"frame is {frame.shape[1]}x{frame.shape[0]} but the calibration is {cal.width}x{cal.height}"
             )
 
-    def _segments(self, frame: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.bool_]]:
+    def _segments(
+        self, frame: npt.NDArray[np.uint8], refl: features.FloatImage, mask: npt.NDArray[np.uint8]
+    ) -> list[npt.NDArray[np.bool_]]:
         """Split the foreground into one mask per piece (distance peaks as watershed markers)."""
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         segments: list[npt.NDArray[np.bool_]] = []
@@ -118,25 +131,47 @@ class Detector:
                 continue
             x0, y0 = max(0, x - pad), max(0, y - pad)
             x1, y1 = min(frame.shape[1], x + w + pad), min(frame.shape[0], y + h + pad)
-            blob = (labels[y0:y1, x0:x1] == index).astype(np.uint8)
-            for part in self._split(frame[y0:y1, x0:x1], blob):
+            blob = self._complete((labels[y0:y1, x0:x1] == index).astype(np.uint8))
+            for part in self._split(frame[y0:y1, x0:x1], refl[y0:y1, x0:x1], blob):
                 full = np.zeros(mask.shape, dtype=bool)
                 full[y0:y1, x0:x1] = part
                 segments.append(full)
         return segments
 
-    def _split(self, crop: npt.NDArray[np.uint8], blob: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.bool_]]:
+    def _complete(self, blob: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        """Fill a ragged blob no larger than one piece with its convex hull.
+
+        A white piece on a light floor shows some facets at almost the floor's brightness, so only
+        parts of it pass the threshold; its hull is the piece. Larger blobs (touching pieces) are
+        left alone, since their hull would bridge the gaps between pieces.
+        """
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(np.vstack(contours))
+        hull_area = cv2.contourArea(hull)
+        if hull_area > self.calibration.size_prior.area_max * HULL_MAX or blob.sum() > 0.85 * hull_area:
+            return blob
+        filled = blob.copy()
+        cv2.fillPoly(filled, [hull], 1)
+        return filled
+
+    def _split(
+        self, crop: npt.NDArray[np.uint8], refl: features.FloatImage, blob: npt.NDArray[np.uint8]
+    ) -> list[npt.NDArray[np.bool_]]:
+        """Split one blob at the saddles of its distance transform (one marker per piece), by watershed."""
         dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
-        peaks = ((dist >= cv2.dilate(dist, self._peak_kernel)) & (dist >= self._peak_min)).astype(np.uint8)
-        peaks = cv2.dilate(peaks, self._join_kernel) & blob
-        count, markers = cv2.connectedComponents(peaks)
-        if count <= 2:
+        local_max = (dist >= cv2.dilate(dist, self._peak_kernel)) & (dist >= self._peak_min)
+        ys, xs = np.nonzero(local_max)
+        groups = _group_peaks(dist, refl, list(zip(xs.tolist(), ys.tolist(), strict=True)))
+        if len(groups) <= 1:
             return [blob.astype(bool)]
-        markers = markers.astype(np.int32) + 1
-        markers[(blob == 0)] = 1  # background marker
-        markers[(blob == 1) & (peaks == 0)] = 0  # to be flooded
+        markers = np.zeros(blob.shape, dtype=np.int32)
+        markers[blob == 0] = 1  # background marker
+        for label, group in enumerate(groups, start=2):
+            for x, y in group:
+                cv2.circle(markers, (x, y), 3, label, -1)
+        markers[blob == 0] = 1
         cv2.watershed(np.ascontiguousarray(crop), markers)
-        parts = [(markers == label) for label in range(2, count + 1)]
+        parts = [(markers == label) for label in range(2, len(groups) + 2)]
         return [p for p in parts if p.sum() >= self._min_area]
 
     def _classify(
@@ -158,9 +193,44 @@ class Detector:
             colour = "unknown"
         contours, _ = cv2.findContours(segment.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         outline = [(int(p[0][0]), int(p[0][1])) for p in max(contours, key=cv2.contourArea)]
-        copies = max(1, int(round(area / self.calibration.size_prior.area_median))) if (
-            area > 1.5 * self.calibration.size_prior.area_max) else 1
+        ratio = area / self.calibration.size_prior.area_median
+        copies = int(round(ratio)) if ratio > COPIES_RATIO else 1
         return [Piece(colour, confidence, float(xs.mean()), float(ys.mean()), outline) for _ in range(copies)]
+
+
+def _group_peaks(
+    dist: features.FloatImage, refl: features.FloatImage, peaks: list[tuple[int, int]]
+) -> list[list[tuple[int, int]]]:
+    """Group distance-transform maxima that lie on one piece: same colour and no saddle between them.
+
+    Two maxima belong to the same piece when the distance never drops below ``SADDLE`` of the lower
+    peak along the straight line between them (a lying piece's ridge; two touching pieces have a
+    narrow neck there) and their surroundings have the same colour (touching pieces of two colours
+    can meet along a wide edge).
+    """
+    colours = [np.median(refl[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4].reshape(-1, 3), axis=0) for x, y in peaks]
+    parent = list(range(len(peaks)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, (xa, ya) in enumerate(peaks):
+        for j in range(i + 1, len(peaks)):
+            xb, yb = peaks[j]
+            steps = max(abs(xb - xa), abs(yb - ya)) + 1
+            line_x = np.linspace(xa, xb, steps).round().astype(int)
+            line_y = np.linspace(ya, yb, steps).round().astype(int)
+            lowest = float(dist[line_y, line_x].min())
+            same_colour = float(np.abs(colours[i] - colours[j]).max()) < COLOUR_STEP
+            if same_colour and lowest >= SADDLE * min(float(dist[ya, xa]), float(dist[yb, xb])):
+                parent[root(j)] = root(i)
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for i, peak in enumerate(peaks):
+        groups.setdefault(root(i), []).append(peak)
+    return list(groups.values())
 
 
 def draw_debug(frame: npt.NDArray[np.uint8], detection: Detection) -> npt.NDArray[np.uint8]:
