@@ -410,7 +410,11 @@ def storage_icon(g: Game, player: int) -> str:
     slot = len(g.p(player).claimed_oases) + 1
     if slot > 6:
         return "none"
-    icon: str = g.value(f"storage.{slot}", f"What is printed on oasis storage space {slot}?",
+    if 5 in g.s.setup.get("expansions", ()):  # expansion 5 uses the supply board's reverse side
+        key, side = f"storage.reverse.{slot}", " (reverse side of the supply board)"
+    else:
+        key, side = f"storage.{slot}", ""
+    icon: str = g.value(key, f"What is printed on oasis storage space {slot}{side}?",
                         ["keshi", "exchange", "scroll", "none"])
     return icon
 

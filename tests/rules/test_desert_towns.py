@@ -204,3 +204,14 @@ def test_sahara_complete_needs_both_desert_town_spaces() -> None:
     assert "sahara" not in filled_sectors(g, SARAH)
     sarah.sahara = {"left": 4, "right": 4, "start": 0}
     assert "sahara" in filled_sectors(g, SARAH)
+
+
+def test_storage_icons_are_asked_for_the_reverse_side_of_the_supply_board() -> None:
+    """Expansion 5 turns the supply board over (EN:L1515-1518): its storage icons are asked anew."""
+    g = town_game()
+    sarah = g.players[SARAH]
+    sarah.oases[0], sarah.discovered[0] = 5, True
+    sarah.resources["dinars"] = 1
+    run_effects(g, {"k": "sahara", "p": SARAH, "claimed": 0})
+    choose(g, 0)
+    assert g.pending is not None and g.pending["key"] == "storage.reverse.1"
