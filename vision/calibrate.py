@@ -38,6 +38,8 @@ class SizePrior:
     area_median: float
     area_min: float
     area_max: float
+    area_large: float
+    """75th percentile of the single-piece areas: about one lying piece with its shadow."""
     radius: float
     """Median of each piece's largest inscribed radius (half a piece's width), in px."""
 
@@ -205,6 +207,7 @@ def calibrate(
         area_median=float(np.median(areas)),
         area_min=float(np.min(areas)),
         area_max=float(np.max(areas)),
+        area_large=float(np.percentile(areas, 75)),
         radius=float(np.median(radii)),
     )
     return Calibration(

@@ -30,8 +30,8 @@ MIN_CONFIDENCE = 0.6
 SADDLE = 0.8
 #: Largest log-reflectance difference between two maxima of one piece (else two pieces).
 COLOUR_STEP = 0.3
-#: A segment this many times the median piece area that did not split counts as several pieces.
-COPIES_RATIO = 1.8
+#: A segment this many times a lying piece's area that did not split counts as several pieces.
+COPIES_RATIO = 1.55
 #: Largest convex hull (times the largest calibrated piece) that ``_complete`` fills.
 HULL_MAX = 1.15
 
@@ -183,7 +183,7 @@ class Detector:
         clipped = np.median(frame[segment], axis=0) >= features.CLIPPED
         delta = self._means - value
         if clipped.any():  # a clipped channel only says "at least this bright"
-            delta[:, clipped] = np.maximum(delta[:, clipped], 0.0)
+            delta[:, clipped] = np.minimum(delta[:, clipped], 0.0)
         d2 = np.einsum("ki,ij,kj->k", delta, self._inv_cov, delta)
         best = int(np.argmin(d2))
         weights = np.exp(-0.5 * (d2 - d2[best]))
@@ -193,7 +193,7 @@ class Detector:
             colour = "unknown"
         contours, _ = cv2.findContours(segment.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         outline = [(int(p[0][0]), int(p[0][1])) for p in max(contours, key=cv2.contourArea)]
-        ratio = area / self.calibration.size_prior.area_median
+        ratio = area / self.calibration.size_prior.area_large
         copies = int(round(ratio)) if ratio > COPIES_RATIO else 1
         return [Piece(colour, confidence, float(xs.mean()), float(ys.mean()), outline) for _ in range(copies)]
 
