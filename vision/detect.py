@@ -88,7 +88,7 @@ class Detector:
         self._inv_cov = np.linalg.inv(np.asarray(calibration.covariance, dtype=np.float64)).astype(np.float32)
         size = calibration.size_prior
         self._min_area = 0.3 * size.area_min
-        self._peak_min = 0.55 * size.radius
+        self._peak_min = 0.4 * size.radius
         self._peak_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(size.radius) | 1,) * 2)
 
     def detect(self, frame: npt.NDArray[np.uint8]) -> Detection:
