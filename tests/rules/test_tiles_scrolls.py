@@ -546,3 +546,18 @@ def test_scroll_61_claims_two_of_any_colours() -> None:
     assert set(g.legal_claims()) == {Claim(SARAH, ("green",)), Claim(SARAH, ("pink",))}
     g.players[SARAH].scrolls.append(61)
     assert g.legal_claims() == [Claim(SARAH, ("green", "pink"))]
+
+
+def test_scroll_57_souk_vendor_counts_as_a_red_keshi() -> None:
+    """Oases 05-13 count it (3 + red keshis), and river tile 17B pays for it like any placed vendor."""
+    from companion.rules.scoring import oasis_value
+
+    g = new_game(profile={"oasis.6.colour": "red"}, river_tiles=[1, 3, 17])
+    sarah = g.players[SARAH]
+    sarah.water_vendors = ["river"]
+    acquire(g, SARAH, 57)
+    assert oasis_value(g, SARAH, 6) == 3 + 2
+    g.s.season, sarah.fisherman, sarah.resources = 3, 5, {"water": 0, "dates": 0, "dinars": 0}
+    run_effects(g, {"k": "river_eval"})
+    choose(g, "B")
+    assert sarah.resources == {"water": 2, "dates": 2, "dinars": 0}
