@@ -11,14 +11,19 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.rules import Game, SetupOptions, action_from_dict, action_to_dict
+from companion.rules.expansion_setup import EXPANSIONS
 from companion.rules.log import read_log as engine_read_log
 from companion.rules.log import write_log as engine_write_log
 
+EDITION_NAMES: dict[str, str] = {"essential": "Essential Edition (2023)", "classic": "Classic (2022)"}
+
 
 def new_game(players: list[str], *, seed: int, start_player: int | None, tower_layer: str,
-             draws: Mapping[str, Any] | None, profile: Mapping[str, Any] | None) -> Game:
+             draws: Mapping[str, Any] | None, profile: Mapping[str, Any] | None,
+             edition: str = "essential", expansions: tuple[int, ...] = ()) -> Game:
     """``Game.new`` for the setup wizard's answers; raises the engine's ``SetupError`` naming a bad field."""
-    kwargs: dict[str, Any] = {"players": tuple(players), "seed": seed, "tower_layer": tower_layer}
+    kwargs: dict[str, Any] = {"players": tuple(players), "seed": seed, "tower_layer": tower_layer,
+                              "edition": edition, "expansions": expansions}
     if start_player is not None:
         kwargs["start_player"] = start_player
     if draws:
@@ -26,6 +31,18 @@ def new_game(players: list[str], *, seed: int, start_player: int | None, tower_l
     if profile:
         kwargs["profile"] = dict(profile)
     return Game.new(SetupOptions(**kwargs))
+
+
+def variant_text(edition: str, expansions: Iterable[int]) -> str:
+    """The edition and expansions of a game in words, e.g. ``"Classic (2022) + expansions 2 Imam & Sultan"``."""
+    modules = [f"{n} {EXPANSIONS.get(n, '?')}" for n in expansions]
+    name = EDITION_NAMES.get(edition, edition)
+    return name + (f" + expansion{'s' if len(modules) > 1 else ''} " + ", ".join(modules) if modules else "")
+
+
+def expansion_list() -> list[dict[str, Any]]:
+    """The expansion modules the engine knows, as ``[{number, name}]`` (for the setup wizard)."""
+    return [{"number": n, "name": name} for n, name in EXPANSIONS.items()]
 
 
 def replay(setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) -> Game:

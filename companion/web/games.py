@@ -24,7 +24,7 @@ from companion.rules import Game, RuleError
 from companion.store import Store
 from companion.web import engine
 
-EDITIONS = ("essential",)
+EDITIONS = tuple(engine.EDITION_NAMES)
 LAYERS = ("B1", "B2")
 
 
@@ -97,6 +97,10 @@ class GameService:
         edition = form.get("edition", "essential")
         if edition not in EDITIONS:
             raise SetupInputError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
+        expansions = form.get("expansions") or []
+        if not isinstance(expansions, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) for n in expansions):
+            raise SetupInputError(f"expansions must list module numbers 1-5, not {expansions!r}")
         layer = form.get("tower_layer", "B1")
         if layer not in LAYERS:
             raise SetupInputError(f"tower_layer must be B1 or B2, not {layer!r}")
@@ -111,7 +115,8 @@ class GameService:
         if not isinstance(draws, dict):
             raise SetupInputError("draws must be a JSON object")
         game = engine.new_game([p["name"] for p in seating], seed=seed, start_player=start_player,
-                               tower_layer=layer, draws=draws, profile=form.get("profile"))
+                               tower_layer=layer, draws=draws, profile=form.get("profile"),
+                               edition=edition, expansions=tuple(expansions))
         title = str(form.get("title") or " · ".join(p["name"] for p in seating))[:60]
         return self._insert(title, seating, game, [], "created")
 
@@ -174,12 +179,18 @@ class GameService:
     def summaries(self) -> list[dict[str, Any]]:
         """Every stored game, newest change first (no replay needed)."""
         rows = self.store.query(
-            "SELECT id, title, created_at, updated_at, edition, seating, actions, finished FROM games"
-            " ORDER BY updated_at DESC"
+            "SELECT id, title, created_at, updated_at, edition, json_extract(setup, '$.expansions') AS expansions,"
+            " seating, actions, finished FROM games ORDER BY updated_at DESC"
         )
-        return [{"id": r["id"], "title": r["title"], "created_at": r["created_at"], "updated_at": r["updated_at"],
-                 "edition": r["edition"], "players": [p["name"] for p in json.loads(r["seating"])],
-                 "actions": r["actions"], "finished": bool(r["finished"])} for r in rows]
+        out = []
+        for r in rows:
+            expansions = json.loads(r["expansions"]) if r["expansions"] else []
+            out.append({"id": r["id"], "title": r["title"], "created_at": r["created_at"],
+                        "updated_at": r["updated_at"], "edition": r["edition"], "expansions": expansions,
+                        "variant": engine.variant_text(r["edition"], expansions),
+                        "players": [p["name"] for p in json.loads(r["seating"])],
+                        "actions": r["actions"], "finished": bool(r["finished"])})
+        return out
 
     # -- changing --------------------------------------------------------------------------
     def act(self, game_id: str, action_data: Any, version: Any, key: str | None,

@@ -10,11 +10,22 @@ import segno
 from flask import Blueprint, current_app, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from companion.web import access
+from companion.web import access, engine
 from companion.web.games import GameNotFound, GameService
 from companion.web.palette import palette_for_templates
 
 bp = Blueprint("pages", __name__)
+
+#: One line per expansion module for the setup wizard (names from the engine; rules EN:L1420-1570).
+EXPANSION_HELP: list[dict[str, object]] = [
+    {**module, "help": help_text} for module, help_text in zip(engine.expansion_list(), (
+        "12 tiles cover the bonus spaces between the staircases with new line bonuses.",
+        "Escort the Sultan (1 date less per scroll) or the Imam (1 goods keshi less per luxury good).",
+        "The exchange offices' other sides: each trade also gives a date, a step or a point.",
+        "The audience discs' purple side: one section with 0 and one with 4 spectators.",
+        "Desert towns: a 4th caravan space per upper Sahara path, +4 points, claimed with yellow + orange + purple.",
+    ), strict=True)
+]
 
 
 def _games() -> GameService:
@@ -31,7 +42,8 @@ def index() -> ResponseReturnValue:
 @bp.get("/games/new")
 def new_game() -> ResponseReturnValue:
     """The setup wizard: players, edition, tower layer, the random setup draws."""
-    return render_template("setup.html", palette=palette_for_templates())
+    return render_template("setup.html", palette=palette_for_templates(), editions=engine.EDITION_NAMES,
+                           expansions=EXPANSION_HELP)
 
 
 @bp.get("/games/<game_id>")
@@ -44,7 +56,9 @@ def game(game_id: str) -> ResponseReturnValue:
     if seated:
         join_url = url_for("pages.join", game_id=game_id, pin=live.pin, _external=True)
         qr_svg = segno.make(join_url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2)
-    return render_template("game.html", live=live, seated=seated, pin=live.pin if seated else None,
+    state = live.game.to_dict()
+    variant = engine.variant_text(state["edition"], state["expansions"])
+    return render_template("game.html", live=live, variant=variant, seated=seated, pin=live.pin if seated else None,
                            join_url=join_url, qr_svg=qr_svg, palette=palette_for_templates())
 
 

@@ -284,9 +284,46 @@
       const res = p.resources;
       return '<details class="score"><summary>' + seatChip(i) + ' <span class="points">' + p.score + " pts</span>" +
         '<span class="muted small">water ' + res.water + " · dates " + res.dates + " · dinars " + res.dinars + "</span></summary>" +
-        '<table class="breakdown">' + rows + "</table></details>";
+        playerExtras(p, i) + '<table class="breakdown">' + rows + "</table></details>";
     }).join("");
     document.getElementById("display").innerHTML = countsChips(view.state.tower.display);
+    renderVariantBoard();
+  }
+
+  // What the edition and the expansions add to a player: Classic's wooden keshis on the sector
+  // boards (no markers), claimed desert towns (expansion 5), the Sultan / Imam escorted (expansion 2).
+  function playerExtras(p, seat) {
+    const parts = [];
+    if (p.sector_keshis) { parts.push("Keshis on the sector boards: " + countsChips(p.sector_keshis)); }
+    else if (p.markers) { parts.push("Markers left: " + countsChips(p.markers)); }
+    if (view.expansions.indexOf(5) >= 0) {
+      parts.push("Desert towns: " + (p.desert_towns && p.desert_towns.length ? p.desert_towns.map(tileText).join(", ") : "none"));
+    }
+    const figures = view.state.figures || {};
+    Object.keys(figures).forEach(function (name) {
+      if (figures[name].holder === seat) { parts.push("Escorts the " + (name === "sultan" ? "Sultan" : "Imam")); }
+    });
+    return parts.length ? '<ul class="extras">' + parts.map(function (t) { return "<li>" + t + "</li>"; }).join("") + "</ul>" : "";
+  }
+  function tileText(tile) { return esc(typeof tile === "object" ? JSON.stringify(tile) : "town " + tile); }
+
+  function renderVariantBoard() {
+    const state = view.state;
+    const parts = [];
+    if (view.expansions.indexOf(5) >= 0) {
+      const towns = state.desert_town_display || [];
+      parts.push("Desert towns on display: " + (towns.length ? towns.map(tileText).join(", ") : "none left"));
+    }
+    const figures = state.figures || {};
+    Object.keys(figures).forEach(function (name) {
+      const f = figures[name];
+      const label = name === "sultan" ? "Sultan" : "Imam";
+      parts.push(label + ": " + (f.holder !== null && f.holder !== undefined ? "escorted by " + seatChip(f.holder)
+        : (f.step !== null && f.step !== undefined ? "waiting on stair " + esc(f.step) : "on its stair")));
+    });
+    const card = document.getElementById("variant-card");
+    card.hidden = !parts.length;
+    document.getElementById("variant-board").innerHTML = parts.map(function (t) { return "<p>" + t + "</p>"; }).join("");
   }
 
   function render() {

@@ -43,6 +43,9 @@
       players: players(),
       edition: document.querySelector('input[name="edition"]:checked').value,
       tower_layer: document.querySelector('input[name="layer"]:checked').value,
+      expansions: Array.from(document.querySelectorAll('input[name="expansion"]:checked')).map(function (box) {
+        return parseInt(box.value, 10);
+      }),
     };
     const seed = document.getElementById("seed").value.trim();
     if (seed) { body.seed = parseInt(seed, 10); }
@@ -56,6 +59,15 @@
       body.draws = draws;
     }
     return body;
+  }
+
+  function editionName() {
+    return document.querySelector('input[name="edition"]:checked').parentElement.textContent.trim();
+  }
+  function expansionNames() {
+    return Array.from(document.querySelectorAll('input[name="expansion"]:checked')).map(function (box) {
+      return box.parentElement.querySelector("strong").textContent;
+    });
   }
 
   function problem(stepIndex) {
@@ -80,10 +92,19 @@
     }
     if (index === 3) {
       const body = form();
-      document.getElementById("review").innerHTML =
-        "<li>Players: " + body.players.map(function (p) { return p.name + " (" + p.colour + ")"; }).join(", ") + "</li>" +
-        "<li>Edition: " + body.edition + " · tower layer " + body.tower_layer + "</li>" +
-        "<li>Setup draws: " + (body.draws ? "entered from the table" : "drawn by the companion") + "</li>";
+      const lines = [
+        "Players: " + body.players.map(function (p) { return p.name + " (" + p.colour + ")"; }).join(", "),
+        "Edition: " + editionName() + " · tower layer " + body.tower_layer,
+        "Expansions: " + (expansionNames().join(", ") || "none"),
+        "Setup draws: " + (body.draws ? "entered from the table" : "drawn by the companion"),
+      ];
+      const review = document.getElementById("review");
+      review.innerHTML = "";
+      lines.forEach(function (line) {
+        const item = document.createElement("li");
+        item.textContent = line;
+        review.appendChild(item);
+      });
     }
     window.scrollTo(0, 0);
   }
