@@ -61,6 +61,7 @@ class _Toss:
     started_at: float
     context: dict[str, Any]
     outcome: TossOutcome | None = None
+    camera: TrayCamera | None = None  # the camera as it was when the toss started
     drops: list[Drop] = field(default_factory=list)
 
 
@@ -105,6 +106,8 @@ class TowerService:
         self._stopping = threading.Event()
         self._worker: threading.Thread | None = None
         self._players: list[threading.Thread] = []
+        #: Set once the camera has been opened (or found missing); see ``_open_camera``.
+        self.camera_ready = threading.Event()
 
     # -- life cycle ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -113,15 +116,30 @@ class TowerService:
         if self.mode == "simulated":
             self.rig = simulated_rig(self.pins, time_scale=self.time_scale)
             self.player = BeamPlayer(self.rig)
-            self.camera = simulated_camera(self.instance_dir, self.rng)
         else:
             self.rig = TowerRig(self.pins)
-            self.camera = hardware_camera(self.instance_dir)
+        camera_seed = self.rng.getrandbits(32)
+        threading.Thread(target=self._open_camera, args=(camera_seed,), name="tower-camera", daemon=True).start()
         if self.rig.button is not None:
             self.rig.button.when_toss_requested = self._button_pressed
         self._self_test()
         self._worker = threading.Thread(target=self._watch, name="tower-beam", daemon=True)
         self._worker.start()
+
+    def _open_camera(self, seed: int) -> None:
+        """Open the camera in the background: the detector's calibration takes seconds to load or
+        (simulated) to compute, and the dashboard should not wait for it. Until it is ready,
+        simulated tosses are counted from the simulator's truth and hardware tosses are flagged."""
+        try:
+            camera = simulated_camera(seed) if self.mode == "simulated" else hardware_camera(self.instance_dir)
+            if self._stopping.is_set() and camera is not None:
+                camera.close()  # stopped while the camera was opening
+            else:
+                self.camera = camera
+        except (KeshiError, OSError) as exc:
+            self.bus.publish("tower.fault", {"kind": "camera_unavailable", "message": str(exc)})
+        finally:
+            self.camera_ready.set()
 
     def stop(self) -> None:
         """Stop watching and release the pins; an unfinished toss is abandoned. Returns within 1 s."""
@@ -140,7 +158,8 @@ class TowerService:
         """What the dashboard shows about the tower."""
         return {
             "mode": self.mode,
-            "camera": self.camera.name if self.camera is not None else "none",
+            "camera": self.camera.name if self.camera is not None else (
+                "none" if self.camera_ready.is_set() else "starting"),
             "beam": self._beam_state,
             "layer": self.tower.params.layer,
             "tower": self.tower_name,
@@ -174,7 +193,7 @@ class TowerService:
                 raise TowerBusyError("the tower is still settling from the previous toss; wait for its result")
             now = self.rig.ticks()
             toss = _Toss(uuid.uuid4().hex[:12], source, pieces, time.time(),
-                         {"game_id": game_id, "season": season, "round": round})
+                         {"game_id": game_id, "season": season, "round": round}, camera=self.camera)
             self._current = toss
             if self.mode == "simulated":
                 self._drop_simulated(toss, now)
@@ -198,6 +217,8 @@ class TowerService:
         """Toss into the simulated tower and play its beam edges on the receiver pin (in a thread)."""
         assert self.player is not None
         toss.outcome = self.tower.toss(toss.pieces_in)
+        if toss.camera is not None:
+            toss.camera.show(toss.outcome.released)  # the tray fills while the pieces fall
         edges = beam_edges(drop_times_ms(sum(toss.outcome.released.values()), self.rng), self.rng)
         self._horizon = start + edges[0].t_ms / 1000.0 if edges else float("inf")
         player = self.player
@@ -250,7 +271,7 @@ class TowerService:
         if isinstance(event, TossStarted):
             if self._current is None:  # the beam started it: nobody said what went in
                 self._current = _Toss(uuid.uuid4().hex[:12], "beam", colour_counts(), time.time(),
-                                      {"game_id": None, "season": None, "round": None})
+                                      {"game_id": None, "season": None, "round": None}, camera=self.camera)
             toss = self._current
             self.bus.publish("toss.started", {"toss_id": toss.toss_id, "pieces_in": toss.pieces_in,
                                               "started_at": toss.started_at, "source": toss.source})
@@ -308,11 +329,10 @@ class TowerService:
                 self._horizon = float("inf")
 
     def _count(self, toss: _Toss) -> CameraCount | None:
-        if self.camera is None or self.rig is None:
+        camera = toss.camera
+        if camera is None or self.rig is None:
             return None
-        if toss.outcome is not None:
-            self.camera.show(toss.outcome.released)
-        return capture_count(self.rig.light, self.camera, self.camera)
+        return capture_count(self.rig.light, camera, camera)
 
     def _contents(self, toss: _Toss, counts: ColourCounts) -> tuple[ColourCounts, ColourCounts]:
         """What the tower held before and after: the simulator knows; on the Pi, a running estimate."""

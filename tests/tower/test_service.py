@@ -73,6 +73,7 @@ def bus(store: Store) -> CheckingBus:
 def tower(bus: CheckingBus, store: Store, tmp_path: Path) -> Iterator[TowerService]:
     service = TowerService(bus, store, instance_dir=tmp_path, seed=11, time_scale=FAST)
     service.start()
+    assert service.camera_ready.wait(60)  # the simulated camera's calibration: seconds, once per process
     yield service
     service.stop()
 
@@ -111,6 +112,27 @@ def test_a_simulated_toss_runs_through_the_beam_and_is_stored_before_its_result(
     assert record.toss_id == toss_id and record.pieces_in["red"] == 3 and record.game_id == "g1"
     assert record.drop_times_ms == [d["t_ms"] for d in drops]
     assert record.round == 3 and record.mode == "simulated"
+
+
+def test_simulated_tosses_are_counted_by_the_vision_detector_on_a_rendered_tray(
+    tower: TowerService, bus: CheckingBus
+) -> None:
+    assert tower.status()["camera"] == "simulated"
+    results = []
+    for pieces in ({"red": 4, "green": 3}, {"yellow": 2, "black": 5, "white": 1}, {"purple": 6}):
+        since = bus.last_id
+        tower.toss(pieces)
+        results.append(events_until(bus, "toss.result", since=since)[-1].data)
+    correct = 0
+    for result in results:
+        assert result["source"] == "camera"
+        assert result["camera_count"] == sum(result["counts"].values()) + result["unknown"]
+        assert result["flagged"] == (result["camera_count"] != result["beam_count"] or result["unknown"] > 0)
+        record = result["record"]  # the simulator's truth: what left the tower
+        fell = {c: record["contents_before"][c] + record["pieces_in"][c] - record["contents_after"][c]
+                for c in record["pieces_in"]}
+        correct += result["counts"] == fell
+    assert correct >= 2  # the detector names what fell on (nearly) every toss
 
 
 def test_a_second_toss_before_the_first_settles_is_refused(tower: TowerService) -> None:
