@@ -168,12 +168,15 @@ def render_scene(
     lighting: Lighting = CALIBRATION_LIGHT,
     style: SceneStyle | None = None,
     tray_seed: int = 0,
+    palette: dict[str, tuple[float, float, float]] | None = None,
 ) -> tuple[npt.NDArray[np.uint8], dict[str, Any]]:
     """Render a 640x480 BGR frame of the tray with ``scene`` (colour counts, or placed pieces).
 
     Returns the frame and its truth: ``{"counts": all-12 dict, "pieces": [{colour, pose, x, y}]}``.
     ``tray_seed`` fixes the tray texture, so frames of one simulated tower share one floor.
+    ``palette`` overrides colours' reflectances (e.g. to paint a piece no calibrated colour has).
     """
+    reflectance = {**REFLECTANCE, **(palette or {})}
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     style = style or SceneStyle()
     pieces = place_pieces(scene, rng) if isinstance(scene, dict) else list(scene)
@@ -187,7 +190,7 @@ def render_scene(
     for piece in pieces:
         mask = np.zeros((HEIGHT, WIDTH), np.uint8)
         cv2.fillPoly(mask, [piece.polygon()], 1, lineType=cv2.LINE_8)
-        colour = np.array(REFLECTANCE[piece.colour], np.float32) * floor_grey
+        colour = np.array(reflectance[piece.colour], np.float32) * floor_grey
         painted = colour * _shading(piece, mask)[:, :, None]
         image = np.where(mask[:, :, None] > 0, painted, image)
     image *= lighting.gains().reshape(1, 1, 3)
