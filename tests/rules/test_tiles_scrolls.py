@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from companion.rules import IllegalAssistant, UseAssistant
 from companion.rules.board import MARKER_COLOURS, SQUARE_BONUSES
 from companion.rules.tiles import SCROLL_EFFECTS, timed_effects
 from tests.rules.helpers import JAN, LUKAS, MARIE, SARAH, choose, new_game, run_effects, to_assistants, use
@@ -561,3 +562,39 @@ def test_scroll_57_souk_vendor_counts_as_a_red_keshi() -> None:
     run_effects(g, {"k": "river_eval"})
     choose(g, "B")
     assert sarah.resources == {"water": 2, "dates": 2, "dinars": 0}
+
+
+def test_scroll_33_on_the_scroll_refresh_and_scroll_44s_dinar() -> None:
+    """Digest A28: the 1-dinar refresh and scroll 44's dinar may be paid with water or dates."""
+    g = new_game(scroll_display={"gray": [1, 2, 3]})
+    to_assistants(g, {SARAH: ("gray", "pink", "white")})
+    sarah = g.players[SARAH]
+    sarah.markers["gray"], sarah.resources = 1, {"water": 1, "dates": 0, "dinars": 0}
+    with pytest.raises(IllegalAssistant, match="madrasa"):  # no dinar, no date: nothing to do there
+        g.apply(UseAssistant(SARAH, "madrasa", "action"))
+    g2 = new_game(scroll_display={"gray": [1, 2, 3]})
+    to_assistants(g2, {SARAH: ("gray", "pink", "white")})
+    s2 = g2.players[SARAH]
+    s2.markers["gray"], s2.resources, s2.scrolls = 1, {"water": 1, "dates": 1, "dinars": 0}, [33]
+    use(g2, SARAH, "madrasa", "action", "refresh:gray", {"water": 1})
+    assert s2.resources["water"] == 0 and s2.refreshed_round == 1  # the water paid the dinar
+    g3 = new_game(provisions=[[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]], first_provisions=[1, 4, 7, 10])
+    g3.s.profile.update({"provision.1.demand": {"dinars": 2}, "provision.1.points": 4})
+    s3 = g3.players[SARAH]
+    s3.scrolls, s3.resources = [33, 44], {"water": 2, "dates": 0, "dinars": 0}
+    run_effects(g3, {"k": "provisions", "p": SARAH})
+    choose(g3, "yes")
+    assert s3.resources == {"water": 0, "dates": 0, "dinars": 0} and "provisions" not in s3.breakdown
+
+
+def test_scroll_65_with_51_after_each_action() -> None:
+    """Digest A37: scroll 51's 1-spectator bonuses come at the end of each of scroll 65's actions."""
+    g = new_game(profile=square({"water": 1}, 0) | {"disc.section.7": 1}, disc_orientation=[7, 0, 0, 0])
+    to_assistants(g, {SARAH: ("pink", "gray", "white")})
+    sarah = g.players[SARAH]
+    sarah.entertainers, sarah.scrolls, sarah.resources["water"] = ["date"], [65, 51], 0
+    use(g, SARAH, "main_square", "action", "yes", "yellow")
+    # 1st action (disc at 0): water faces section 0 and goods section 7 (1 each) -> 1 water, 1 goods;
+    # 2nd action (disc at 1): the date entertainer faces section 0 (1 date), then 51: water (section 7)
+    # and date (section 0) once more
+    assert sarah.resources["water"] == 2 and sarah.goods["yellow"] == 1 and sarah.resources["dates"] == 1 + 2
