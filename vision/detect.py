@@ -98,8 +98,10 @@ class Detector:
         refl = features.log_reflectance(frame, self._floor, gain)
         mask = foreground(refl, self.calibration.threshold, frame)
         pieces: list[Piece] = []
-        for segment in self._segments(frame, refl, mask):
-            pieces.extend(self._classify(refl, frame, segment))
+        for (x0, y0), segment in self._segments(frame, refl, mask):
+            h, w = segment.shape
+            crop = (slice(y0, y0 + h), slice(x0, x0 + w))
+            pieces.extend(self._classify(refl[crop], frame[crop], segment, (x0, y0)))
         counts = dict.fromkeys(COLOURS, 0)
         unknown = 0
         for piece in pieces:
@@ -120,10 +122,10 @@ class Detector:
 
     def _segments(
         self, frame: npt.NDArray[np.uint8], refl: features.FloatImage, mask: npt.NDArray[np.uint8]
-    ) -> list[npt.NDArray[np.bool_]]:
-        """Split the foreground into one mask per piece (distance peaks as watershed markers)."""
+    ) -> list[tuple[tuple[int, int], npt.NDArray[np.bool_]]]:
+        """Split the foreground into one mask per piece: ``((x0, y0), mask of the crop at x0, y0)``."""
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        segments: list[npt.NDArray[np.bool_]] = []
+        segments: list[tuple[tuple[int, int], npt.NDArray[np.bool_]]] = []
         pad = 4
         for index in range(1, count):
             x, y, w, h, area = stats[index]
@@ -133,9 +135,7 @@ class Detector:
             x1, y1 = min(frame.shape[1], x + w + pad), min(frame.shape[0], y + h + pad)
             blob = self._complete((labels[y0:y1, x0:x1] == index).astype(np.uint8))
             for part in self._split(frame[y0:y1, x0:x1], refl[y0:y1, x0:x1], blob):
-                full = np.zeros(mask.shape, dtype=bool)
-                full[y0:y1, x0:x1] = part
-                segments.append(full)
+                segments.append(((int(x0), int(y0)), part))
         return segments
 
     def _complete(self, blob: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
@@ -159,9 +159,15 @@ class Detector:
     ) -> list[npt.NDArray[np.bool_]]:
         """Split one blob at the saddles of its distance transform (one marker per piece), by watershed."""
         dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
-        local_max = (dist >= cv2.dilate(dist, self._peak_kernel)) & (dist >= self._peak_min)
-        ys, xs = np.nonzero(local_max)
-        groups = _group_peaks(dist, refl, list(zip(xs.tolist(), ys.tolist(), strict=True)))
+        local_max = ((dist >= cv2.dilate(dist, self._peak_kernel)) & (dist >= self._peak_min)).astype(np.uint8)
+        # a plateau or ridge of equal maxima is one candidate: keep its pixel farthest from the edge
+        count, plateau = cv2.connectedComponents(local_max)
+        peaks = []
+        for label in range(1, count):
+            ys, xs = np.nonzero(plateau == label)
+            best = int(np.argmax(dist[ys, xs]))
+            peaks.append((int(xs[best]), int(ys[best])))
+        groups = _group_peaks(dist, refl, peaks)
         if len(groups) <= 1:
             return [blob.astype(bool)]
         markers = np.zeros(blob.shape, dtype=np.int32)
@@ -175,12 +181,17 @@ class Detector:
         return [p for p in parts if p.sum() >= self._min_area]
 
     def _classify(
-        self, refl: features.FloatImage, frame: npt.NDArray[np.uint8], segment: npt.NDArray[np.bool_]
+        self,
+        refl: features.FloatImage,
+        frame: npt.NDArray[np.uint8],
+        segment: npt.NDArray[np.bool_],
+        origin: tuple[int, int],
     ) -> list[Piece]:
+        """Name one segment's colour (or unknown); a segment the size of several lying pieces repeats."""
         ys, xs = np.nonzero(segment)
         area = len(xs)
         value = piece_feature(refl, segment)
-        clipped = np.median(frame[segment], axis=0) >= features.CLIPPED
+        clipped = np.median(frame[segment][::4], axis=0) >= features.CLIPPED
         delta = self._means - value
         if clipped.any():  # a clipped channel only says "at least this bright"
             delta[:, clipped] = np.minimum(delta[:, clipped], 0.0)
@@ -192,10 +203,11 @@ class Detector:
         if d2[best] > MAX_DISTANCE**2 or confidence < MIN_CONFIDENCE:
             colour = "unknown"
         contours, _ = cv2.findContours(segment.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        outline = [(int(p[0][0]), int(p[0][1])) for p in max(contours, key=cv2.contourArea)]
+        outline = [(int(p[0][0]) + origin[0], int(p[0][1]) + origin[1]) for p in max(contours, key=cv2.contourArea)]
         ratio = area / self.calibration.size_prior.area_large
         copies = int(round(ratio)) if ratio > COPIES_RATIO else 1
-        return [Piece(colour, confidence, float(xs.mean()), float(ys.mean()), outline) for _ in range(copies)]
+        x, y = float(xs.mean()) + origin[0], float(ys.mean()) + origin[1]
+        return [Piece(colour, confidence, x, y, outline) for _ in range(copies)]
 
 
 def _group_peaks(

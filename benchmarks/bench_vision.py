@@ -1,0 +1,82 @@
+"""Vision benchmark: detection time per 640x480 frame on one core, peak memory, and piece accuracy.
+
+Run: ``.venv/bin/python benchmarks/bench_vision.py [--scenes N]``. Prints the machine, the median and
+95th-percentile detection time (``cv2.setNumThreads(1)``), the process's peak resident memory, and
+piece accuracy (1 - (sum |predicted - true| + unknown) / sum true) on generated scenes under the
+calibration light, ±35 % brightness and 3000 K / 6500 K light with the white balance locked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import statistics
+import time
+
+import cv2
+import numpy as np
+
+from companion import COLOURS
+from vision.detect import Detector
+from vision.synthetic import Lighting, SceneStyle, default_calibration, random_counts, render_scene
+
+LIGHTS = {
+    "calibration light": Lighting(),
+    "brightness -35 %": Lighting(brightness=0.65),
+    "brightness +35 %": Lighting(brightness=1.35),
+    "3000 K (WB locked)": Lighting(temperature=3000),
+    "6500 K (WB locked)": Lighting(temperature=6500),
+}
+
+
+def machine() -> str:
+    """CPU model, core count and Python/OpenCV versions, for the README."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            model = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}, OpenCV {cv2.__version__}"
+
+
+def main() -> None:
+    """Measure and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--scenes", type=int, default=60, help="generated scenes per lighting")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    detector = Detector(default_calibration())
+    print(f"machine: {machine()}")
+
+    timing_rng = np.random.default_rng(1)
+    frames = [render_scene(random_counts(timing_rng, 10, 20), timing_rng)[0] for _ in range(20)]
+    times = []
+    for _ in range(5):
+        for frame in frames:
+            start = time.perf_counter()
+            detector.detect(frame)
+            times.append((time.perf_counter() - start) * 1000)
+    print(f"detection time per 640x480 frame, 1 thread: median {statistics.median(times):.1f} ms, "
+          f"p95 {np.percentile(times, 95):.1f} ms (10-20 pieces, n={len(times)})")
+
+    style_rng = np.random.default_rng(2)
+    for name, lighting in LIGHTS.items():
+        rng = np.random.default_rng(100)
+        error = total = 0
+        for _ in range(args.scenes):
+            style = SceneStyle(noise=float(style_rng.uniform(0.8, 3.0)), blur=float(style_rng.uniform(0.3, 1.3)))
+            frame, truth = render_scene(random_counts(rng), rng, lighting=lighting, style=style)
+            detection = detector.detect(frame)
+            error += sum(abs(detection.counts[c] - truth["counts"][c]) for c in COLOURS) + detection.unknown
+            total += sum(truth["counts"].values())
+        print(f"piece accuracy, {name:<20}: {100 * (1 - error / total):6.2f} % ({total} pieces, {args.scenes} scenes)")
+
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory (max RSS of the whole benchmark process): {peak_mb:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
