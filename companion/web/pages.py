@@ -10,7 +10,7 @@ import segno
 from flask import Blueprint, current_app, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from companion.web import access, engine
+from companion.web import access, engine, lan
 from companion.web.games import GameNotFound, GameService
 from companion.web.palette import palette_for_templates
 
@@ -48,13 +48,17 @@ def new_game() -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> ResponseReturnValue:
-    """The table screen of one game; the host (a seated session) also sees the PIN and join QR code."""
+    """The table screen of one game; the host (a seated session) also sees the PIN and join QR code.
+
+    The join link names an address the other phones can reach: opened on the Pi itself (loopback),
+    the machine's LAN address replaces the request's host.
+    """
     live = _games().get(game_id)
     seated = access.is_seated(game_id, live.pin)
     qr_svg = ""
     join_url = ""
     if seated:
-        join_url = url_for("pages.join", game_id=game_id, pin=live.pin, _external=True)
+        join_url = lan.reachable_url(url_for("pages.join", game_id=game_id, pin=live.pin, _external=True))
         qr_svg = segno.make(join_url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2)
     state = live.game.to_dict()
     variant = engine.variant_text(state["edition"], state["expansions"])
