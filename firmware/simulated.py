@@ -1,9 +1,10 @@
 """The simulated tower's beam: what the exit beam of a ~20 cm tower sees, played on MockFactory pins.
 
 ``beam_edges`` turns the simulator's drop times (``companion.tower.model.drop_times_ms``) into the
-receiver's edges: each keshi blocks the beam for 3–6 ms; now and then two pieces fall together (the
-second starts 0.5–2.5 ms into the first, so the beam sees one longer block and undercounts, which
-the camera cross-check must catch); now and then an edge chatters for a fraction of a millisecond,
+receiver's edges: each keshi blocks the beam for 3–6 ms; now and then (2 % of pieces) two pieces
+fall together, the second starting 0.5–5 ms into the first, so the beam sees one longer block: the
+drop timer calls the longer ones doubles, and the shorter ones make the beam undercount, which the
+camera cross-check must catch; now and then an edge chatters for a fraction of a millisecond,
 which the drop timer must filter. ``BeamPlayer`` drives those edges on the rig's receiver pin at
 their scheduled times (``drive_at``), so gpiozero's callback path and ``BreakBeam`` run as on a Pi,
 and can inject the beam faults a real tower has (``FAULTS``).
@@ -20,7 +21,7 @@ from firmware.mockpins import EmitterMockPin, ScaledMockFactory, TimedMockPin
 from firmware.rig import TowerRig
 
 SINGLE_BLOCK_MS = (3.0, 6.0)
-TOGETHER_OFFSET_MS = (0.5, 2.5)
+TOGETHER_OFFSET_MS = (0.5, 5.0)
 CHATTER_GAP_MS = (0.1, 0.4)
 
 #: Faults ``BeamPlayer.inject`` can simulate: a piece lodged in the exit, an unplugged receiver, a
@@ -37,7 +38,7 @@ class BeamEdge:
 
 
 def beam_edges(
-    drop_times: list[float], rng: random.Random, *, together_p: float = 0.03, chatter_p: float = 0.1
+    drop_times: list[float], rng: random.Random, *, together_p: float = 0.02, chatter_p: float = 0.1
 ) -> list[BeamEdge]:
     """The receiver edges for pieces crossing at ``drop_times`` (ms), ascending, blocks merged."""
     blocks: list[list[float]] = []
