@@ -151,14 +151,18 @@ def foreground(log_refl: features.FloatImage, threshold: float, frame: npt.NDArr
     pixel of every frame and is the bulk of the detection time.
     """
     b, g, r = cv2.split(log_refl)
-    brightest = cv2.max(cv2.max(b, g), r)
-    darkest = cv2.min(cv2.min(b, g), r)
-    mask = cv2.bitwise_or(cv2.compare(brightest, threshold, cv2.CMP_GT), cv2.compare(darkest, -threshold, cv2.CMP_LT))
+    brightest = np.asarray(cv2.max(cv2.max(b, g), r), dtype=np.float32)
+    darkest = np.asarray(cv2.min(cv2.min(b, g), r), dtype=np.float32)
     fb, fg, fr = cv2.split(frame)
-    clipped = cv2.compare(cv2.max(cv2.max(fb, fg), fr), features.CLIPPED, cv2.CMP_GE)
-    mask = cv2.bitwise_or(mask, cv2.bitwise_and(clipped, cv2.compare(brightest, 0.02, cv2.CMP_GT)))
-    mask = cv2.morphologyEx(mask // 255, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    clipped = np.asarray(cv2.max(cv2.max(fb, fg), fr), dtype=np.uint8)
+    _, above = cv2.threshold(brightest, threshold, 1, cv2.THRESH_BINARY)
+    _, below = cv2.threshold(darkest, -threshold, 1, cv2.THRESH_BINARY_INV)
+    _, glare = cv2.threshold(clipped, features.CLIPPED - 1, 1, cv2.THRESH_BINARY)
+    _, lit = cv2.threshold(brightest, 0.02, 1, cv2.THRESH_BINARY)
+    mask = (cv2.max(above, below).astype(np.uint8)) | (glare & lit.astype(np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    return np.asarray(closed, dtype=np.uint8)
 
 
 def piece_feature(log_refl: features.FloatImage, piece: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:

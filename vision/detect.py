@@ -158,7 +158,7 @@ class Detector:
         self, crop: npt.NDArray[np.uint8], refl: features.FloatImage, blob: npt.NDArray[np.uint8]
     ) -> list[npt.NDArray[np.bool_]]:
         """Split one blob at the saddles of its distance transform (one marker per piece), by watershed."""
-        dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+        dist = np.asarray(cv2.distanceTransform(blob, cv2.DIST_L2, 5), np.float32)
         local_max = ((dist >= cv2.dilate(dist, self._peak_kernel)) & (dist >= self._peak_min)).astype(np.uint8)
         # a plateau or ridge of equal maxima is one candidate: keep its pixel farthest from the edge
         count, plateau = cv2.connectedComponents(local_max)

@@ -28,12 +28,12 @@ def coarse(frame: npt.NDArray[np.uint8]) -> FloatImage:
     """Average ``frame`` over ``GRID``-px cells (the resolution of the floor model)."""
     h, w = frame.shape[:2]
     small = cv2.resize(frame, (w // GRID, h // GRID), interpolation=cv2.INTER_AREA)
-    return np.maximum(small.astype(np.float32), 1.0)
+    return np.asarray(np.maximum(small.astype(np.float32), 1.0), dtype=np.float32)
 
 
 def expand(floor_small: FloatImage, width: int, height: int) -> FloatImage:
     """Bring the coarse floor model back to full frame size (smooth bilinear upsampling)."""
-    return cv2.resize(floor_small, (width, height), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(cv2.resize(floor_small, (width, height), interpolation=cv2.INTER_LINEAR), np.float32)
 
 
 def light_gain(frame_small: FloatImage, floor_small: FloatImage) -> npt.NDArray[np.float32]:

@@ -30,7 +30,7 @@ def read_image(path: Path) -> Frame:
     frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if frame is None:
         raise FrameError(f"{path}: not a readable image (corrupt or unsupported format)")
-    return frame
+    return np.asarray(frame, dtype=np.uint8)
 
 
 def write_image(path: Path, frame: Frame) -> None:
@@ -135,7 +135,7 @@ class Picamera2Source:
         camera_num: int = 0,
     ) -> None:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2
         except ImportError as exc:  # off the Pi
             raise CameraError(f"Picamera2 is not available ({exc}); use a file or OpenCV source") from None
         self._camera = Picamera2(camera_num)
@@ -143,7 +143,7 @@ class Picamera2Source:
         self._camera.configure(config)
         initial: dict[str, Any] = {}
         if lens_position is not None:
-            from libcamera import controls as libcamera_controls  # type: ignore[import-not-found]
+            from libcamera import controls as libcamera_controls
 
             initial.update(AfMode=libcamera_controls.AfModeEnum.Manual, LensPosition=float(lens_position))
         if controls:

@@ -154,7 +154,7 @@ def place_pieces(
             shape = np.zeros_like(occupied)
             cv2.fillPoly(shape, [piece.polygon()], 1)
             if spacing:
-                shape = cv2.dilate(shape, np.ones((2 * spacing + 1, 2 * spacing + 1), np.uint8))
+                shape = np.asarray(cv2.dilate(shape, np.ones((2 * spacing + 1, 2 * spacing + 1), np.uint8)), np.uint8)
             if not (shape & occupied).any():
                 occupied |= shape
                 placed.append(piece)
@@ -185,7 +185,7 @@ def render_scene(
     shadow = np.zeros((HEIGHT, WIDTH), np.float32)
     for piece in pieces:
         cv2.fillPoly(shadow, [piece.polygon() + np.array([4, 5], np.int32)], 1.0)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), 3)
+    shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), 3), np.float32)
     image *= (1 - style.shadow * shadow)[:, :, None]
     for piece in pieces:
         mask = np.zeros((HEIGHT, WIDTH), np.uint8)
@@ -195,7 +195,7 @@ def render_scene(
         image = np.where(mask[:, :, None] > 0, painted, image)
     image *= lighting.gains().reshape(1, 1, 3)
     if style.blur > 0:
-        image = cv2.GaussianBlur(image, (0, 0), style.blur)
+        image = np.asarray(cv2.GaussianBlur(image, (0, 0), style.blur), np.float32)
     image += rng.normal(0, style.noise, image.shape).astype(np.float32)
     frame = np.clip(image, 0, 255).round().astype(np.uint8)
     counts = dict.fromkeys(COLOURS, 0)

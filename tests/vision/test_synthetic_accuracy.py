@@ -37,7 +37,9 @@ def accuracy(calibration: Calibration, lighting: Lighting, scenes: int, seed: in
         (Lighting(temperature=6500), 0.98),
     ],
 )
-def test_piece_accuracy_under_changed_light(synthetic_calibration: Calibration, lighting: Lighting, target: float) -> None:
+def test_piece_accuracy_under_changed_light(
+    synthetic_calibration: Calibration, lighting: Lighting, target: float
+) -> None:
     assert accuracy(synthetic_calibration, lighting, scenes=4, seed=11) >= target
 
 
