@@ -65,3 +65,21 @@ def test_the_light_dims_and_goes_full_for_capture(pi_rig: TowerRig) -> None:
     with pi_rig.light.for_capture():
         assert pi_rig.light.value == 1.0
     assert pi_rig.light.value == pytest.approx(pi_rig.light.idle_level)
+
+
+def test_the_tray_camera_counts_an_empty_tray_as_empty() -> None:
+    """Needs the instance's camera calibration (KESHI_INSTANCE, default ./instance) and an empty tray."""
+    from pathlib import Path
+
+    from firmware.tray_camera import CALIBRATION_FILENAME, hardware_camera
+
+    instance = Path(os.environ.get("KESHI_INSTANCE", "instance"))
+    if not (instance / CALIBRATION_FILENAME).exists():
+        pytest.skip(f"no {CALIBRATION_FILENAME} in {instance}: calibrate the camera first")
+    camera = hardware_camera(instance)
+    try:
+        frame = camera.capture()
+        assert frame.ndim == 3 and frame.shape[2] == 3
+        assert camera.count(frame).total == 0
+    finally:
+        camera.close()
