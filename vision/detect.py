@@ -96,6 +96,10 @@ class Detector:
         self._check(frame)
         gain = features.light_gain(features.coarse(frame), self._floor_small)
         refl = features.log_reflectance(frame, self._floor, gain)
+        blind = features.saturated_floor(frame, self._floor, gain)
+        if blind.any():
+            refl[blind] = 0.0
+            frame = np.where(blind, np.uint8(0), frame)
         mask = foreground(refl, self.calibration.threshold, frame)
         pieces: list[Piece] = []
         for (x0, y0), segment in self._segments(frame, refl, mask):

@@ -39,18 +39,33 @@ def expand(floor_small: FloatImage, width: int, height: int) -> FloatImage:
 def light_gain(frame_small: FloatImage, floor_small: FloatImage) -> npt.NDArray[np.float32]:
     """Per-channel log gain of this frame's light relative to the calibration light.
 
-    Two passes of a median over the coarse cells: the first over everything, the second only over
-    cells within ``FLOOR_BAND`` of the first estimate, so pieces covering part of the tray do not
-    pull it. Cells clipped in the frame are left out.
+    Per channel, two passes of a median over the coarse cells: the first over every cell not clipped
+    in that channel, the second only over cells within ``FLOOR_BAND`` of the first estimate, so
+    pieces covering part of the tray do not pull it. If the floor is clipped almost everywhere in a
+    channel (very bright, very warm or cool light) the gain is only known to be at least 255/floor.
     """
     log_ratio = np.log(frame_small / floor_small).reshape(-1, 3)
-    usable = (frame_small.reshape(-1, 3) < CLIPPED).all(axis=1)
-    cells = log_ratio[usable] if usable.sum() > 10 else log_ratio
-    gain = np.median(cells, axis=0)
-    near = (np.abs(cells - gain) < FLOOR_BAND).all(axis=1)
-    if near.sum() > 10:
-        gain = np.median(cells[near], axis=0)
-    return gain.astype(np.float32)
+    unclipped = frame_small.reshape(-1, 3) < CLIPPED - 2
+    gain = np.empty(3, dtype=np.float32)
+    for channel in range(3):
+        cells = log_ratio[unclipped[:, channel], channel]
+        if cells.size < 10:
+            gain[channel] = float(np.median(log_ratio[:, channel]))
+            continue
+        first = float(np.median(cells))
+        near = cells[np.abs(cells - first) < FLOOR_BAND]
+        gain[channel] = float(np.median(near)) if near.size >= 10 else first
+    return gain
+
+
+def saturated_floor(frame: npt.NDArray[np.uint8], floor: FloatImage, gain: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Per pixel and channel: clipped in the frame where the floor itself would be near clipping.
+
+    There the log reflectance says nothing (a piece brighter than the floor and the floor look the
+    same), so the detector sets it to 0 rather than mistake the clipped floor for pieces.
+    """
+    expected = floor * np.exp(gain).reshape(1, 1, 3)
+    return np.asarray((frame >= CLIPPED) & (expected >= CLIPPED - 15))
 
 
 def log_reflectance(frame: npt.NDArray[np.uint8], floor: FloatImage, gain: npt.NDArray[np.float32]) -> FloatImage:
