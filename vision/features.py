@@ -58,7 +58,9 @@ def light_gain(frame_small: FloatImage, floor_small: FloatImage) -> npt.NDArray[
     return gain
 
 
-def saturated_floor(frame: npt.NDArray[np.uint8], floor: FloatImage, gain: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+def saturated_floor(
+    frame: npt.NDArray[np.uint8], floor: FloatImage, gain: npt.NDArray[np.float32]
+) -> npt.NDArray[np.bool_]:
     """Per pixel and channel: clipped in the frame where the floor itself would be near clipping.
 
     There the log reflectance says nothing (a piece brighter than the floor and the floor look the
