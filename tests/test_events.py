@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import threading
 import urllib.request
@@ -62,9 +63,12 @@ def test_sse_subscriber_receives_a_toss_over_http(live_server: LiveServer) -> No
 
     threading.Thread(target=listen, daemon=True).start()
     assert opened.wait(5), "the event stream did not open"
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    with browser.open(live_server.url + "/api/session", timeout=5) as response:
+        csrf = json.loads(response.read())["csrf"]
     request = urllib.request.Request(live_server.url + "/api/tower/toss", data=b"{}", method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=5) as response:
+                                     headers={"Content-Type": "application/json", "X-CSRF-Token": csrf})
+    with browser.open(request, timeout=5) as response:
         assert response.status == 202
     assert done.wait(10), f"no toss.result within 10 s; saw {topics}"
     assert topics[0] == "toss.started" and "toss.settled" in topics
