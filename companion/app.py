@@ -83,13 +83,23 @@ def register_web(app: Flask) -> None:
     because anyone on the table's network could run code through it.
     """
     from companion.fairness import blueprint as fairness
-    from companion.web import access, game_stream, games_api, health, pages, stream, tower_page
+    from companion.web import (
+        access,
+        calibration,
+        game_stream,
+        games_api,
+        health,
+        pages,
+        snapshots,
+        stream,
+        tower_page,
+    )
     from companion.web.games import GameService
     from companion.web.tower_link import TowerLink
 
     app.debug = False
     games = GameService(app.extensions["keshi.store"], app.extensions["keshi.bus"])
-    link = TowerLink(app.extensions["keshi.bus"], games, app.extensions["keshi.stopping"])
+    link = TowerLink(app.extensions["keshi.bus"], games, app.extensions["keshi.stopping"], Path(app.instance_path))
     app.extensions["keshi.games"] = games
     app.extensions["keshi.tower_link"] = link
     app.extensions["keshi.pins"] = access.PinGuard()
@@ -97,6 +107,8 @@ def register_web(app: Flask) -> None:
     app.register_blueprint(health.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(tower_page.bp)
+    app.register_blueprint(snapshots.bp)
+    app.register_blueprint(calibration.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(games_api.bp)
     app.register_blueprint(game_stream.bp)

@@ -3,16 +3,20 @@
 A background thread follows the bus. A toss started from a game page (source ``game:<id>``) is
 remembered by its ``toss_id``; when its ``toss.result`` arrives it is stored as the game's pending
 tower result (an event every phone sees, kept across restarts) until the table confirms or corrects
-it with a release. Drops stay ephemeral: the game stream forwards them live without storing them.
+it with a release. The result carries the camera snapshot's URL and each colour's detection
+confidence when the tower reports them (see ``companion.web.snapshots``). Drops stay ephemeral: the
+game stream forwards them live without storing them.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from pathlib import Path
 from typing import Any
 
 from companion.events import EventBus
+from companion.web import snapshots
 from companion.web.games import GameService
 
 log = logging.getLogger("keshi.web")
@@ -23,8 +27,10 @@ POLL_SECONDS = 0.25
 class TowerLink:
     """Follows ``toss.*`` events and files each game's results with ``GameService``."""
 
-    def __init__(self, bus: EventBus, games: GameService, stopping: threading.Event) -> None:
+    def __init__(self, bus: EventBus, games: GameService, stopping: threading.Event,
+                 instance: Path | None = None) -> None:
         self.bus = bus
+        self.instance = instance
         self.games = games
         self.stopping = stopping
         self._toss_games: dict[str, str] = {}
@@ -48,6 +54,18 @@ class TowerLink:
         with self._lock:
             return self._toss_games.get(str(data.get("toss_id")))
 
+    def game_result(self, data: dict[str, Any]) -> dict[str, Any]:
+        """What a game stores of a ``toss.result``: counts, cross-checks, the snapshot and confidences."""
+        counts = {c: n for c, n in data.get("counts", {}).items() if n}
+        shown = ", ".join(f"{n} {c}" for c, n in counts.items()) or "nothing"
+        result = {key: data.get(key) for key in
+                  ("toss_id", "counts", "unknown", "source", "beam_count", "camera_count", "flagged")}
+        result["confidence"] = data.get("confidence")
+        result["snapshot_url"] = snapshots.snapshot_url(self.instance, str(data.get("toss_id")), data.get("snapshot"))
+        result["colour_confidence"] = snapshots.colour_confidence(data.get("pieces"))
+        result["label"] = f"The tower released {shown} (beam: {data.get('beam_count')} drops)"
+        return result
+
     def _run(self) -> None:
         try:
             while not self.stopping.is_set():
@@ -57,16 +75,10 @@ class TowerLink:
                 game_id = self.game_of(event.topic, event.data)
                 if game_id is None or event.topic != "toss.result":
                     continue
-                data = event.data
-                counts = {c: n for c, n in data.get("counts", {}).items() if n}
-                shown = ", ".join(f"{n} {c}" for c, n in counts.items()) or "nothing"
-                result = {key: data.get(key) for key in
-                          ("toss_id", "counts", "unknown", "source", "beam_count", "camera_count", "flagged")}
-                result["confidence"] = data.get("confidence")
-                result["label"] = f"The tower released {shown} (beam: {data.get('beam_count')} drops)"
+                result = self.game_result(event.data)
                 try:
                     self.games.record_tower(game_id, "toss.result", result)
                 except Exception:  # the link must outlive one bad event; the table can still type counts
-                    log.exception("could not file the tower result %s for game %s", data.get("toss_id"), game_id)
+                    log.exception("could not file the tower result %s for game %s", result["toss_id"], game_id)
         finally:
             self._subscription.close()

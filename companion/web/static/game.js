@@ -11,6 +11,7 @@
     assistants: "Assistants", round_end: "End of round", season_end: "Season scoring", final: "Final scoring",
     finished: "Final scoring"};
   const roleKey = "keshi.role." + gameId;
+  const LOW_CONFIDENCE = 0.6;
   let view = null;
   let busy = false;
   let correcting = null;
@@ -209,6 +210,11 @@
       return;
     }
     let html = '<h2 id="screen-title">Tower result</h2><p class="result-counts">' + countsChips(result.counts) + "</p>";
+    if (result.snapshot_url) {
+      html += '<figure class="snapshot"><img id="snapshot" src="' + esc(result.snapshot_url) +
+        '" alt="The tray as the camera saw it after this toss"><figcaption class="muted small">What the camera saw in the tray</figcaption></figure>';
+    }
+    if (result.colour_confidence) { html += confidenceTable(result.colour_confidence); }
     html += '<p class="muted small">' + (result.source === "simulator-truth" ? "Counted by the simulator" : "Counted by the camera") +
       " · beam " + result.beam_count + " drop(s)" + (result.camera_count !== null && result.camera_count !== undefined ? " · camera " + result.camera_count : "") +
       (result.confidence !== null && result.confidence !== undefined ? " · confidence " + Math.round(result.confidence * 100) + "%" : "") +
@@ -221,6 +227,19 @@
     box.innerHTML = html;
     document.getElementById("accept").addEventListener("click", function () { act({type: "release", counts: result.counts}); });
     document.getElementById("correct").addEventListener("click", function () { correcting = Object.assign({}, result.counts); render(); });
+  }
+
+  // Per detected colour: how many pieces and how sure the camera was (mean, and its least sure piece).
+  function confidenceTable(byColour) {
+    const rows = Object.keys(byColour).map(function (c) {
+      const r = byColour[c];
+      const unsure = r.lowest < LOW_CONFIDENCE;
+      return '<tr' + (unsure ? ' class="unsure"' : "") + "><td>" + (palette[c] ? chip(c) : esc(c)) + '</td><td class="n">' + r.count +
+        '</td><td class="n">' + Math.round(r.mean * 100) + '%</td><td class="n">' + Math.round(r.lowest * 100) + "%" +
+        (unsure ? ' <span aria-label="check this colour">⚠</span>' : "") + "</td></tr>";
+    }).join("");
+    return '<table class="breakdown confidence" id="confidence"><thead><tr><th>Detected</th><th>n</th><th>sure</th><th>least</th></tr></thead><tbody>' +
+      rows + "</tbody></table>";
   }
 
   function counter(box, counts) {

@@ -1,0 +1,220 @@
+"""The calibration wizard (Setup → Calibrate camera): empty tray, then each of the 12 colours, then a test.
+
+Each step captures one frame from the tower's camera (in simulated mode a ``vision.synthetic``
+tray showing what the step asks the table to put in) and keeps it as a PNG in
+``<instance>/calibration-wizard/`` so the table can look at it, retake it, or come back after a
+restart. ``finish`` runs ``vision.calibrate.calibrate`` on the 13 frames and saves the result as the
+tower's calibration (``<instance>/calibration.json``, the file ``firmware.tray_camera`` loads);
+``test`` counts a fresh frame with it. Frames are PNG, not JPEG: calibration learns exact colours.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, send_from_directory
+from flask.typing import ResponseReturnValue
+
+from companion import COLOURS
+from companion.errors import KeshiError
+from companion.web.palette import PALETTE, palette_for_templates
+from firmware.tray_camera import CALIBRATION_FILENAME
+from vision.calibrate import Calibration, calibrate
+from vision.detect import Detector
+from vision.errors import CameraError, VisionError
+from vision.sources import Frame, read_image, write_image
+
+bp = Blueprint("calibration", __name__)
+
+WIZARD_DIR = "calibration-wizard"
+EMPTY = "empty"
+TEST = "test"
+STEPS: tuple[str, ...] = (EMPTY, *COLOURS)
+#: Pieces the wizard asks for per colour (apart from each other); the synthetic tray shows as many.
+PIECES_PER_COLOUR = 4
+
+
+class CalibrationStepError(KeshiError, ValueError):
+    """A wizard request names no step, or a step whose frames are missing."""
+
+
+class StepCamera(Protocol):
+    """Where the wizard's frames come from; ``step`` says what the table has put in the tray."""
+
+    def capture(self, step: str) -> tuple[Frame, dict[str, int] | None]: ...
+
+
+class SimulatedStepCamera:
+    """The simulated tower's tray (``vision.synthetic``): each step shows what the wizard asks for.
+
+    Returns the truth counts with the frame, so the test step can say what was really there.
+    """
+
+    def __init__(self, seed: int = 0, tray_seed: int = 0) -> None:
+        self._rng = np.random.default_rng(seed)
+        self._tray_seed = tray_seed
+
+    def capture(self, step: str) -> tuple[Frame, dict[str, int] | None]:
+        from vision.synthetic import place_pieces, random_counts, render_scene
+
+        if step == EMPTY:
+            scene: Any = []
+        elif step == TEST:
+            scene = random_counts(self._rng, low=4, high=12)
+        else:
+            scene = place_pieces({step: PIECES_PER_COLOUR}, self._rng, touching=0.0, spacing=12)
+        frame, truth = render_scene(scene, self._rng, tray_seed=self._tray_seed)
+        return frame, dict(truth["counts"])
+
+
+class PiStepCamera:
+    """The Pi camera under the tray (Picamera2), opened for each capture and released again."""
+
+    def capture(self, step: str) -> tuple[Frame, dict[str, int] | None]:
+        from vision.sources import Picamera2Source
+
+        source = Picamera2Source()
+        try:
+            return source.capture(), None
+        finally:
+            source.close()
+
+
+@dataclass
+class CalibrationWizard:
+    """The wizard's frames on disk, the camera that takes them, and the calibration they make."""
+
+    instance: Path
+    camera: StepCamera
+
+    def __post_init__(self) -> None:
+        self.folder = self.instance / WIZARD_DIR
+        self.lock = threading.Lock()
+        self.last_test: dict[str, Any] | None = None
+
+    @property
+    def calibration_path(self) -> Path:
+        return self.instance / CALIBRATION_FILENAME
+
+    def frame_path(self, step: str) -> Path:
+        return self.folder / f"{step}.png"
+
+    def status(self) -> dict[str, Any]:
+        """Every step (captured or not, with its image URL), and the saved calibration's summary."""
+        steps = []
+        for step in STEPS:
+            path = self.frame_path(step)
+            entry: dict[str, Any] = {"step": step, "captured": path.is_file()}
+            if step in PALETTE:
+                entry["hex"], entry["symbol"] = PALETTE[step]
+            if entry["captured"]:
+                entry["image_url"] = f"/api/calibration/frames/{step}.png?v={path.stat().st_mtime_ns}"
+            steps.append(entry)
+        return {"steps": steps, "calibration": self.summary(), "test": self.last_test}
+
+    def capture(self, step: str) -> dict[str, Any]:
+        """Take the frame of ``step`` (replacing an earlier one)."""
+        if step not in STEPS:
+            raise CalibrationStepError(f"unknown calibration step {step!r}; the steps are {', '.join(STEPS)}")
+        frame, _truth = self.camera.capture(step)
+        with self.lock:
+            self.folder.mkdir(exist_ok=True)
+            write_image(self.frame_path(step), frame)
+        return self.status()
+
+    def finish(self) -> dict[str, Any]:
+        """Calibrate from the captured frames and save the result as the tower's calibration."""
+        missing = [s for s in STEPS if not self.frame_path(s).is_file()]
+        if missing:
+            raise CalibrationStepError(f"capture these steps first: {', '.join(missing)}")
+        with self.lock:
+            empty = read_image(self.frame_path(EMPTY))
+            frames = {c: [read_image(self.frame_path(c))] for c in COLOURS}
+            result = calibrate(empty, frames)
+            result.save(self.calibration_path)
+            self.last_test = None
+        return self.status()
+
+    def summary(self) -> dict[str, Any] | None:
+        """The saved calibration: pieces learnt per colour, frame size, threshold (None if none saved)."""
+        if not self.calibration_path.is_file():
+            return None
+        try:
+            saved = Calibration.load(self.calibration_path)
+        except VisionError as exc:
+            return {"error": str(exc)}
+        return {"path": CALIBRATION_FILENAME, "width": saved.width, "height": saved.height,
+                "threshold": saved.threshold, "pieces": {c: m.pieces for c, m in saved.colours.items()}}
+
+    def test(self) -> dict[str, Any]:
+        """Count a fresh frame with the saved calibration: counts, unknown pieces, each piece's confidence."""
+        saved = Calibration.load(self.calibration_path)
+        frame, truth = self.camera.capture(TEST)
+        detection = Detector(saved).detect(frame)
+        with self.lock:
+            self.folder.mkdir(exist_ok=True)
+            write_image(self.frame_path(TEST), frame)
+            version = self.frame_path(TEST).stat().st_mtime_ns
+            self.last_test = {**detection.to_json(), "truth": truth,
+                              "image_url": f"/api/calibration/frames/{TEST}.png?v={version}"}
+        return self.status()
+
+
+def wizard() -> CalibrationWizard:
+    """The app's wizard, made on first use (simulated tray or the Pi camera, as the tower runs)."""
+    app = current_app
+    found: CalibrationWizard | None = app.extensions.get("keshi.calibration")
+    if found is None:
+        mode = app.extensions["keshi.tower"].mode
+        seed = app.config.get("SIMULATOR_SEED") or 0
+        camera: StepCamera = SimulatedStepCamera(int(seed)) if mode == "simulated" else PiStepCamera()
+        found = CalibrationWizard(Path(app.instance_path), camera)
+        app.extensions["keshi.calibration"] = found
+    return found
+
+
+@bp.get("/setup/calibrate")
+def page() -> ResponseReturnValue:
+    """The wizard's page: one screen per step, the camera image, then the result and a test count."""
+    return render_template("calibrate.html", palette=palette_for_templates(), pieces=PIECES_PER_COLOUR)
+
+
+@bp.get("/api/calibration")
+def status() -> ResponseReturnValue:
+    return jsonify(wizard().status())
+
+
+@bp.post("/api/calibration/capture")
+def capture() -> ResponseReturnValue:
+    """``{"step": "empty" | colour}``: take that step's frame."""
+    body = request.get_json(silent=True)
+    step = body.get("step") if isinstance(body, dict) else None
+    return jsonify(wizard().capture(str(step)))
+
+
+@bp.post("/api/calibration/finish")
+def finish() -> ResponseReturnValue:
+    return jsonify(wizard().finish())
+
+
+@bp.post("/api/calibration/test")
+def test() -> ResponseReturnValue:
+    return jsonify(wizard().test())
+
+
+@bp.get("/api/calibration/frames/<step>.png")
+def frame(step: str) -> ResponseReturnValue:
+    if step not in (*STEPS, TEST):
+        abort(404)
+    return send_from_directory(Path(current_app.instance_path) / WIZARD_DIR, f"{step}.png", mimetype="image/png")
+
+
+@bp.errorhandler(KeshiError)
+def refused(exc: KeshiError) -> ResponseReturnValue:
+    """A missing step, a failed calibration (naming the colour), no camera: 4xx with the message."""
+    status = 503 if isinstance(exc, CameraError) else 422 if isinstance(exc, VisionError) else 400
+    return jsonify(error=str(exc), kind=type(exc).__name__), status

@@ -1,0 +1,79 @@
+"""The tower result's camera snapshot and per-colour confidence reach the game view; snapshots are served."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from flask import Flask
+
+from tests.web.conftest import Table
+from tests.web.test_games_api import advance_to
+
+PIECES = [
+    {"colour": "green", "confidence": 0.9, "x": 10.0, "y": 12.0},
+    {"colour": "green", "confidence": 0.5, "x": 40.0, "y": 12.0},
+    {"colour": "black", "confidence": 0.8, "x": 70.0, "y": 30.0},
+    {"colour": "unknown", "confidence": 0.2, "x": 90.0, "y": 50.0},
+]
+
+
+def tray_jpeg() -> bytes:
+    ok, encoded = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))
+    assert ok
+    return bytes(encoded.tobytes())
+
+
+def publish_result(app: Flask, table: Table, toss_id: str, **extra: Any) -> dict[str, Any]:
+    """Announce a toss of this game and its result on the bus, as the tower service does; wait for the view."""
+    bus = app.extensions["keshi.bus"]
+    bus.publish("toss.started", {"toss_id": toss_id, "source": f"game:{table.game_id}", "pieces_in": {}})
+    bus.publish("toss.result", {"toss_id": toss_id, "counts": {"green": 2, "black": 1}, "unknown": 1,
+                                "source": "camera", "beam_count": 4, "camera_count": 4, "flagged": False, **extra})
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        result = table.view()["tower_result"]
+        if result and result["toss_id"] == toss_id:
+            return dict(result)
+        time.sleep(0.02)
+    raise AssertionError("the result never reached the game")
+
+
+def test_a_reported_snapshot_and_pieces_show_on_the_tower_result(app: Flask, table: Table) -> None:
+    advance_to(table, "toss")
+    folder = Path(app.instance_path) / "snapshots"
+    folder.mkdir()
+    (folder / "abc123.jpg").write_bytes(tray_jpeg())
+    result = publish_result(app, table, "abc123", snapshot="snapshots/abc123.jpg", pieces=PIECES)
+    assert result["snapshot_url"] == "/snapshots/abc123.jpg"
+    assert result["colour_confidence"] == {
+        "green": {"count": 2, "mean": 0.7, "lowest": 0.5},
+        "black": {"count": 1, "mean": 0.8, "lowest": 0.8},
+        "unknown": {"count": 1, "mean": 0.2, "lowest": 0.2},
+    }
+    image = table.client.get(result["snapshot_url"])
+    assert image.status_code == 200 and image.mimetype == "image/jpeg" and image.data == tray_jpeg()
+
+
+def test_a_snapshot_saved_where_it_belongs_is_found_even_if_the_result_does_not_name_it(
+        app: Flask, table: Table) -> None:
+    advance_to(table, "toss")
+    folder = Path(app.instance_path) / "snapshots"
+    folder.mkdir()
+    (folder / "def456.jpg").write_bytes(tray_jpeg())
+    assert publish_result(app, table, "def456")["snapshot_url"] == "/snapshots/def456.jpg"
+
+
+def test_without_a_snapshot_or_pieces_the_result_says_so(app: Flask, table: Table) -> None:
+    advance_to(table, "toss")
+    result = publish_result(app, table, "0a0a0a")
+    assert result["snapshot_url"] is None and result["colour_confidence"] is None
+
+
+def test_only_snapshot_files_of_the_instance_folder_are_served(app: Flask, table: Table) -> None:
+    assert table.client.get("/snapshots/missing.jpg").status_code == 404
+    assert table.client.get("/snapshots/..%2Fsecret_key.jpg").status_code == 404
+    assert table.client.get("/snapshots/../secret_key").status_code == 404
