@@ -1,0 +1,77 @@
+"""The tower-result screen with the camera's snapshot and each colour's confidence, in a phone's browser.
+
+The tower service does not report a snapshot yet, so this test runs the app in-process (waitress on
+a loopback port) and announces a toss result carrying ``snapshot`` and ``pieces`` on the app's bus,
+exactly as the tower will once it saves its frames.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import pytest
+from flask import Flask
+from playwright.sync_api import Page, expect
+from waitress.server import create_server
+
+from companion.app import create_app, shutdown_app
+from tests.browser.test_full_game import screenshot, take_first_legal_option
+from tests.conftest import FAST_TOWER
+from vision.synthetic import render_scene
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def served_app(tmp_path: Path) -> Iterator[tuple[Flask, str]]:
+    app = create_app({"SIMULATE": True, **FAST_TOWER}, instance_path=tmp_path / "instance")
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield app, f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
+    finally:
+        server.close()
+        shutdown_app(app)
+
+
+def test_the_tower_result_shows_the_snapshot_and_the_confidence_per_colour(
+        page: Page, served_app: tuple[Flask, str]) -> None:
+    app, url = served_app
+    page.goto(url + "/games/new")
+    page.locator(".player-name").nth(0).fill("Sarah")
+    page.locator(".player-name").nth(1).fill("Jan")
+    page.get_by_role("button", name="Next: edition & tower").click()
+    page.get_by_role("button", name="Next: setup draws").click()
+    page.get_by_role("button", name="Next: review").click()
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/games/[0-9a-f]+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    while not page.locator("#screen #toss").count():
+        event_id = page.locator("#game").get_attribute("data-event-id") or ""
+        take_first_legal_option(page, [True])
+        expect(page.locator("#game")).not_to_have_attribute("data-event-id", event_id)
+
+    frame, truth = render_scene({"green": 2, "black": 1, "pink": 1}, 3)
+    folder = Path(app.instance_path) / "snapshots"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "t0001.jpg"), frame)
+    pieces = [{"colour": p["colour"], "confidence": 0.45 if p["colour"] == "pink" else 0.93, "x": p["x"], "y": p["y"]}
+              for p in truth["pieces"]]
+    bus = app.extensions["keshi.bus"]
+    bus.publish("toss.started", {"toss_id": "t0001", "source": f"game:{game_id}", "pieces_in": {}})
+    bus.publish("toss.result", {"toss_id": "t0001", "counts": {"green": 2, "black": 1, "pink": 1}, "unknown": 0,
+                                "source": "camera", "beam_count": 4, "camera_count": 4, "flagged": False,
+                                "snapshot": "snapshots/t0001.jpg", "pieces": pieces})
+    image = page.locator("#snapshot")
+    expect(image).to_be_visible(timeout=5000)
+    assert page.evaluate("document.getElementById('snapshot').naturalWidth") == 640  # the image loaded
+    rows = page.locator("#confidence tbody tr")
+    expect(rows).to_have_count(3)
+    expect(page.locator("#confidence tr.unsure")).to_contain_text("pink")  # the unsure colour stands out
+    expect(page.locator("#confidence tr.unsure")).to_contain_text("45%")
+    screenshot(page, "game-09b-tower-result-snapshot")
