@@ -33,7 +33,7 @@ def served_app(tmp_path: Path) -> Iterator[tuple[Flask, str]]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
-        yield app, f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
+        yield app, f"http://127.0.0.1:{server.effective_port}"
     finally:
         server.close()
         shutdown_app(app)
