@@ -200,7 +200,7 @@ def calibrate(
                     f"{colour} frame {index + 1} is {frame.shape[1]}x{frame.shape[0]}, "
                     f"the empty tray is {width}x{height}"
                 )
-            gain = features.light_gain(features.coarse(frame), floor_small)
+            gain, _ = features.light_gain(features.coarse(frame), floor_small)
             refl = features.log_reflectance(frame, floor, gain)
             for piece in _pieces(foreground(refl, threshold, frame), min_area=400):
                 samples.append(piece_feature(refl, piece))

@@ -85,7 +85,8 @@ class Detector:
         self._floor = features.expand(self._floor_small, calibration.width, calibration.height)
         self._names = list(calibration.colours)
         self._means = np.array([calibration.colours[c].mean for c in self._names], dtype=np.float32)
-        self._inv_cov = np.linalg.inv(np.asarray(calibration.covariance, dtype=np.float64)).astype(np.float32)
+        self._covariance = np.asarray(calibration.covariance, dtype=np.float64)
+        self._inv_cov = np.linalg.inv(self._covariance)
         size = calibration.size_prior
         self._min_area = 0.3 * size.area_min
         self._peak_min = 0.4 * size.radius
@@ -94,9 +95,10 @@ class Detector:
     def detect(self, frame: npt.NDArray[np.uint8]) -> Detection:
         """Count the pieces in one BGR uint8 frame of the calibrated size."""
         self._check(frame)
-        gain = features.light_gain(features.coarse(frame), self._floor_small)
+        gain, known = features.light_gain(features.coarse(frame), self._floor_small)
         refl = features.log_reflectance(frame, self._floor, gain)
         blind = features.saturated_floor(frame, self._floor, gain)
+        blind[:, :, ~known] = True  # a channel whose floor clips tells nothing anywhere in this frame
         if blind.any():
             refl[blind] = 0.0
             frame = np.where(blind, np.uint8(0), frame)
@@ -105,7 +107,7 @@ class Detector:
         for (x0, y0), segment in self._segments(frame, refl, mask):
             h, w = segment.shape
             crop = (slice(y0, y0 + h), slice(x0, x0 + w))
-            pieces.extend(self._classify(refl[crop], frame[crop], segment, (x0, y0)))
+            pieces.extend(self._classify(refl[crop], frame[crop], segment, (x0, y0), known))
         counts = dict.fromkeys(COLOURS, 0)
         unknown = 0
         for piece in pieces:
@@ -190,6 +192,7 @@ class Detector:
         frame: npt.NDArray[np.uint8],
         segment: npt.NDArray[np.bool_],
         origin: tuple[int, int],
+        known: npt.NDArray[np.bool_],
     ) -> list[Piece]:
         """Name one segment's colour (or unknown); a segment the size of several lying pieces repeats."""
         ys, xs = np.nonzero(segment)
@@ -199,7 +202,11 @@ class Detector:
         delta = self._means - value
         if clipped.any():  # a clipped channel only says "at least this bright"
             delta[:, clipped] = np.minimum(delta[:, clipped], 0.0)
-        d2 = np.einsum("ki,ij,kj->k", delta, self._inv_cov, delta)
+        inv_cov = self._inv_cov
+        if not known.all():  # channels whose light gain is unknown (clipped floor) cannot compare colours
+            delta = delta[:, known]
+            inv_cov = np.linalg.inv(self._covariance[np.ix_(known, known)])
+        d2 = np.einsum("ki,ij,kj->k", delta, inv_cov, delta)
         best = int(np.argmin(d2))
         weights = np.exp(-0.5 * (d2 - d2[best]))
         confidence = float(weights[best] / weights.sum())

@@ -22,6 +22,8 @@ GRID = 8
 CLIPPED = 250
 #: Log-ratio band around the floor that counts as "floor" when the light gain is estimated.
 FLOOR_BAND = 0.10
+#: Share of coarse cells that must be unclipped in a channel for its light gain to count as known.
+KNOWN_SHARE = 0.15
 
 
 def coarse(frame: npt.NDArray[np.uint8]) -> FloatImage:
@@ -36,26 +38,30 @@ def expand(floor_small: FloatImage, width: int, height: int) -> FloatImage:
     return np.asarray(cv2.resize(floor_small, (width, height), interpolation=cv2.INTER_LINEAR), np.float32)
 
 
-def light_gain(frame_small: FloatImage, floor_small: FloatImage) -> npt.NDArray[np.float32]:
+def light_gain(
+    frame_small: FloatImage, floor_small: FloatImage
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
     """Per-channel log gain of this frame's light relative to the calibration light.
 
     Per channel, two passes of a median over the coarse cells: the first over every cell not clipped
     in that channel, the second only over cells within ``FLOOR_BAND`` of the first estimate, so
     pieces covering part of the tray do not pull it. If the floor is clipped almost everywhere in a
-    channel (very bright, very warm or cool light) the gain is only known to be at least 255/floor.
+    channel (very bright, very warm or cool light) the gain is only known to be at least 255/floor:
+    the second result marks the channels whose gain is known.
     """
     log_ratio = np.log(frame_small / floor_small).reshape(-1, 3)
     unclipped = frame_small.reshape(-1, 3) < CLIPPED - 2
     gain = np.empty(3, dtype=np.float32)
+    known = unclipped.mean(axis=0) >= KNOWN_SHARE
     for channel in range(3):
         cells = log_ratio[unclipped[:, channel], channel]
-        if cells.size < 10:
+        if not known[channel]:  # the floor is clipped: a lower bound, which makes it read as clipped floor
             gain[channel] = float(np.median(log_ratio[:, channel]))
             continue
         first = float(np.median(cells))
         near = cells[np.abs(cells - first) < FLOOR_BAND]
         gain[channel] = float(np.median(near)) if near.size >= 10 else first
-    return gain
+    return gain, np.asarray(known)
 
 
 def saturated_floor(
