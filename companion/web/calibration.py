@@ -90,6 +90,7 @@ class CalibrationWizard:
 
     instance: Path
     camera: StepCamera
+    simulated: bool = False
 
     def __post_init__(self) -> None:
         self.folder = self.instance / WIZARD_DIR
@@ -114,7 +115,7 @@ class CalibrationWizard:
             if entry["captured"]:
                 entry["image_url"] = f"/api/calibration/frames/{step}.png?v={path.stat().st_mtime_ns}"
             steps.append(entry)
-        return {"steps": steps, "calibration": self.summary(), "test": self.last_test}
+        return {"steps": steps, "calibration": self.summary(), "test": self.last_test, "simulated": self.simulated}
 
     def capture(self, step: str) -> dict[str, Any]:
         """Take the frame of ``step`` (replacing an earlier one)."""
@@ -172,7 +173,7 @@ def wizard() -> CalibrationWizard:
         mode = app.extensions["keshi.tower"].mode
         seed = app.config.get("SIMULATOR_SEED") or 0
         camera: StepCamera = SimulatedStepCamera(int(seed)) if mode == "simulated" else PiStepCamera()
-        found = CalibrationWizard(Path(app.instance_path), camera)
+        found = CalibrationWizard(Path(app.instance_path), camera, simulated=mode == "simulated")
         app.extensions["keshi.calibration"] = found
     return found
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import COLOURS
-from companion.web.calibration import STEPS
+from companion.web.calibration import STEPS, CalibrationWizard, PiStepCamera
 from tests.web.conftest import csrf_of
 from vision.calibrate import Calibration
 
@@ -52,3 +54,10 @@ def test_bad_wizard_requests_are_refused_naming_the_problem(client: FlaskClient)
     assert client.post("/api/calibration/capture", json={"step": "empty"}).status_code == 403  # CSRF
     assert client.get("/api/calibration/frames/secret_key.png").status_code == 404
     assert client.get("/api/calibration/frames/empty.png").status_code == 404  # not captured yet
+
+
+@pytest.mark.skipif(importlib.util.find_spec("picamera2") is not None, reason="a Pi with Picamera2 has a camera")
+def test_without_a_camera_the_wizard_says_so(app: Flask, client: FlaskClient) -> None:
+    app.extensions["keshi.calibration"] = CalibrationWizard(Path(app.instance_path), PiStepCamera())
+    answer = client.post("/api/calibration/capture", json={"step": "empty"}, headers={"X-CSRF-Token": csrf_of(client)})
+    assert answer.status_code == 503 and "Picamera2 is not available" in answer.get_json()["error"]

@@ -93,8 +93,11 @@
     resultBox.hidden = !cal;
     if (!cal) { return; }
     if (cal.error) { resultBox.innerHTML = '<h2>Calibration</h2><p class="warn">' + esc(cal.error) + "</p>"; return; }
-    let html = '<h2 id="cal-result-title">Calibration saved</h2><p class="muted small">The tower uses ' + esc(cal.path) +
-      " (" + cal.width + "×" + cal.height + " px). Keshis learnt per colour:</p><p class=\"chips\">" +
+    let html = '<h2 id="cal-result-title">Calibration saved</h2><p class="muted small">Saved as ' + esc(cal.path) +
+      " (" + cal.width + "×" + cal.height + " px). " + (state.simulated ?
+      "The simulated tower counts its own rendered tray; on the Pi the tower loads this file when the companion starts." :
+      "The tower loads it when the companion starts: restart the companion to count with it.") +
+      " Keshis learnt per colour:</p><p class=\"chips\">" +
       Object.keys(cal.pieces).map(function (c) { return chip(c, cal.pieces[c]); }).join(" ") + "</p>";
     html += "<p>Now check it: put a handful of keshis in the tray and count them.</p>" +
       '<button type="button" class="big" id="cal-test">Test count</button>';
