@@ -61,6 +61,12 @@ def light_gain(
         first = float(np.median(cells))
         near = cells[np.abs(cells - first) < FLOOR_BAND]
         gain[channel] = float(np.median(near)) if near.size >= 10 else first
+        clipped_cells = log_ratio[~unclipped[:, channel], channel]
+        mostly_clipped = clipped_cells.size > 0.5 * len(log_ratio)
+        if mostly_clipped and gain[channel] < float(np.median(clipped_cells)) - FLOOR_BAND / 2:
+            # the clipped floor is brighter than this gain allows: the unclipped cells were pieces
+            known[channel] = False
+            gain[channel] = float(np.median(log_ratio[:, channel]))
     return gain, np.asarray(known)
 
 
