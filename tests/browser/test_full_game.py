@@ -57,6 +57,7 @@ def walk_setup_wizard(page: Page, url: str) -> str:
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url(re.compile(r"/games/[0-9a-f]+$"))
     expect(page.locator("#game")).to_have_attribute("data-version", "0")
+    expect(page.locator("#variant")).to_contain_text("Essential Edition (2023)")
     screenshot(page, "game-05-host-screen-pin-qr")
     return page.url
 

@@ -51,7 +51,8 @@ def test_a_classic_game_with_every_expansion_plays_to_the_end_through_the_api(cl
         page = client.get(f"/games/{table.game_id}")
         assert page.status_code == 200
     assert view["finished"] and view["winners"], "the game did not reach final scoring"
-    assert {"select", "release", "claim"} <= kinds
+    # the game went through claims, assistants, the engine's decisions and its questions to the table
+    assert {"select", "release", "claim", "use_assistant", "choose", "answer"} <= kinds
     # the exported log's setup line names the edition and the expansions; an import restores them
     log = client.get(f"/api/games/{table.game_id}/log").get_data(as_text=True)
     head = json.loads(log.splitlines()[0])
