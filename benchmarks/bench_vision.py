@@ -78,6 +78,8 @@ def main() -> None:
             times.append((time.perf_counter() - start) * 1000)
     print(f"detection time per 640x480 frame, 1 thread: median {statistics.median(times):.1f} ms, "
           f"p95 {np.percentile(times, 95):.1f} ms (10-20 pieces, n={len(times)})")
+    detect_peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory after calibration + 100 detections (max RSS, all of Python): {detect_peak_mb:.0f} MB")
 
     for tray, (tray_seed, base) in TRAYS.items():
         empty, shots = calibration_set(seed=tray_seed, tray_seed=tray_seed, style=base)
@@ -104,7 +106,7 @@ def main() -> None:
             print(f"piece accuracy, {tray}, {name:<20}: {accuracy:6.2f} % ({total} pieces, {args.scenes} scenes)")
 
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak memory (max RSS of the whole benchmark process): {peak_mb:.0f} MB")
+    print(f"peak memory of the whole benchmark (adds the scene renderer's float images): {peak_mb:.0f} MB")
 
 
 if __name__ == "__main__":
