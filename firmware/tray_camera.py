@@ -10,13 +10,18 @@ The simulated scene is rendered in the background as soon as the tower knows wha
 while the pieces are still dropping: it stands for the physical tray, which exists before the
 camera looks at it. ``capture`` then only hands that frame over, as a camera's capture would, so
 "settled -> counts" measures capture hand-off, detection, storing and publishing — not the renderer.
+
+Frames and counting are separate: a camera takes photos even without a calibration (the calibration
+wizard needs them to make one), and ``load_calibration`` swaps the detector in place, so a new
+calibration counts the next toss without a restart. The simulated camera uses the instance's
+``calibration.json`` when there is one, and the simulated tower's own default calibration otherwise.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -25,36 +30,58 @@ from firmware.capture import CameraCount
 
 log = logging.getLogger(__name__)
 
-#: The instance's camera calibration (written by ``keshi vision calibrate ... --out``).
+#: The instance's camera calibration (written by the calibration wizard or ``keshi vision calibrate``).
 CALIBRATION_FILENAME = "calibration.json"
+
+#: What a simulated tray can show: colour counts (scattered as tossed pieces fall) or laid-out pieces
+#: (``vision.synthetic.PlacedPiece``, e.g. the calibration wizard's separated pieces).
+TrayScene = Mapping[str, int] | Sequence[Any]
+
+
+class CameraUnavailableError(KeshiError, RuntimeError):
+    """The tower has no camera to photograph or count with, or its camera has no calibration."""
 
 
 class TrayCamera(Protocol):
     """A frame source and a counter in one, as the tower service uses it."""
 
     name: str
+    #: True when ``count`` can count (a calibration is loaded).
+    calibrated: bool
 
-    def show(self, pieces: Mapping[str, int]) -> None:
+    def show(self, scene: TrayScene) -> None:
         """Simulated cameras: the pieces now lying in the tray. Real cameras ignore it."""
 
     def capture(self) -> Any: ...
 
     def count(self, frame: Any) -> CameraCount: ...
 
+    def load_calibration(self, path: Path | None) -> None:
+        """Count with the calibration at ``path`` from now on."""
+
     def close(self) -> None: ...
 
 
 class _VisionCounter:
-    """Counts with ``vision.detect.Detector``; shared by both cameras."""
+    """Counts with ``vision.detect.Detector``; shared by both cameras. No calibration: no counting."""
 
-    def __init__(self, calibration: Any) -> None:
+    def __init__(self) -> None:
+        self._detector: Any = None
+        self.calibrated = False
+
+    def _use(self, calibration: Any) -> None:
         from vision.detect import Detector
 
-        self._detector = Detector(calibration)
+        detector = Detector(calibration)
+        self._detector, self.calibrated = detector, True  # one swap: a toss counts with old or new
 
     def count(self, frame: Any) -> CameraCount:
-        detection = self._detector.detect(frame)
-        return CameraCount(dict(detection.counts), int(detection.unknown))
+        detector = self._detector
+        if detector is None:
+            raise CameraUnavailableError("the tray camera has no calibration to count with")
+        detection = detector.detect(frame)
+        pieces = tuple(detection.to_json()["pieces"])
+        return CameraCount(dict(detection.counts), int(detection.unknown), pieces)
 
 
 class SimulatedTrayCamera(_VisionCounter):
@@ -62,34 +89,53 @@ class SimulatedTrayCamera(_VisionCounter):
 
     name = "simulated"
 
-    def __init__(self, seed: int, tray_seed: int = 0) -> None:
+    def __init__(self, seed: int, calibration_path: Path | None = None, tray_seed: int = 0) -> None:
         import numpy as np
 
-        from vision.synthetic import default_calibration
-
-        super().__init__(default_calibration(tray_seed))
+        super().__init__()
         self._rng = np.random.default_rng(seed)
         self._tray_seed = tray_seed
         self._frame: Any = None
         self._ready = threading.Event()
-        self._render_for({})
+        self._shown = 0  # which show() the frame being rendered belongs to
+        self._render_lock = threading.Lock()
+        self.load_calibration(calibration_path)
+        self._render_for([], 0, seed)
 
-    def show(self, pieces: Mapping[str, int]) -> None:
-        """The pieces that fell out: render their tray in the background (see the module doc)."""
-        self._ready.clear()
-        threading.Thread(target=self._render_for, args=(dict(pieces),), name="tray-render", daemon=True).start()
+    def load_calibration(self, path: Path | None) -> None:
+        """The instance's calibration when ``path`` exists, else the simulated tower's default one."""
+        from vision.calibrate import Calibration
+        from vision.synthetic import default_calibration
 
-    def _render_for(self, pieces: dict[str, int]) -> None:
+        if path is not None and path.is_file():
+            self._use(Calibration.load(path))
+        else:
+            self._use(default_calibration(self._tray_seed))
+
+    def show(self, scene: TrayScene) -> None:
+        """The pieces now in the tray: render them in the background (see the module doc)."""
+        content: Any = dict(scene) if isinstance(scene, Mapping) else list(scene)
+        with self._render_lock:
+            self._shown += 1
+            self._ready.clear()
+            shown, seed = self._shown, int(self._rng.integers(2**63))
+        threading.Thread(target=self._render_for, args=(content, shown, seed), name="tray-render", daemon=True).start()
+
+    def _render_for(self, scene: Any, shown: int, seed: int) -> None:
         from vision.synthetic import render_scene
 
+        frame: Any = None
         try:
-            self._frame, _truth = render_scene(pieces, self._rng, tray_seed=self._tray_seed)
+            frame, _truth = render_scene(scene, seed, tray_seed=self._tray_seed)
         finally:
-            self._ready.set()
+            with self._render_lock:
+                if shown == self._shown:  # an older scene finishing late must not replace a newer one
+                    self._frame = frame
+                    self._ready.set()
 
     def capture(self) -> Any:
-        if not self._ready.wait(timeout=10.0):
-            raise KeshiError("the simulated tray frame was not rendered within 10 s")
+        if not self._ready.wait(timeout=10.0) or self._frame is None:
+            raise CameraUnavailableError("the simulated tray frame was not rendered within 10 s")
         return self._frame
 
     def close(self) -> None:
@@ -97,49 +143,76 @@ class SimulatedTrayCamera(_VisionCounter):
 
 
 class PiTrayCamera(_VisionCounter):
-    """The Raspberry Pi camera under the tray, locked to the calibration's camera settings."""
+    """The Raspberry Pi camera under the tray, locked to the calibration's camera settings.
+
+    Without a calibration it still takes photos (automatic exposure and white balance), for the
+    calibration wizard, but does not count.
+    """
 
     name = "picamera2"
 
     def __init__(self, calibration_path: Path) -> None:
+        super().__init__()
+        self._source: Any = None
+        self.load_calibration(calibration_path)
+
+    def load_calibration(self, path: Path | None) -> None:
+        """(Re)open the camera with the calibration's size, locked controls and focus, and count with it."""
         from vision.calibrate import Calibration
         from vision.sources import Picamera2Source
 
-        calibration = Calibration.load(calibration_path)
-        super().__init__(calibration)
-        cam = calibration.camera
-        controls = None
-        if cam.exposure_time_us is not None and cam.analogue_gain is not None and cam.colour_gains is not None:
-            controls = Picamera2Source.lock_controls(cam.exposure_time_us, cam.analogue_gain, cam.colour_gains)
-        self._source = Picamera2Source(
-            size=(calibration.width, calibration.height), controls=controls, lens_position=cam.lens_position
-        )
+        calibration = Calibration.load(path) if path is not None and path.is_file() else None
+        size, controls, lens = (640, 480), None, None
+        if calibration is not None:
+            cam = calibration.camera
+            size, lens = (calibration.width, calibration.height), cam.lens_position
+            if cam.exposure_time_us is not None and cam.analogue_gain is not None and cam.colour_gains is not None:
+                controls = Picamera2Source.lock_controls(cam.exposure_time_us, cam.analogue_gain, cam.colour_gains)
+        if self._source is not None:
+            self._source.close()  # Picamera2 opens a camera once: close before reopening
+            self._source = None
+        self._source = Picamera2Source(size=size, controls=controls, lens_position=lens)
+        if calibration is not None:
+            self._use(calibration)
+        else:
+            self._detector, self.calibrated = None, False
 
-    def show(self, pieces: Mapping[str, int]) -> None:
+    def show(self, scene: TrayScene) -> None:
         """A real camera sees for itself."""
 
     def capture(self) -> Any:
+        if self._source is None:
+            raise CameraUnavailableError("the Pi camera is closed (reopening it with a calibration failed)")
         return self._source.capture()
 
     def close(self) -> None:
-        self._source.close()
+        if self._source is not None:
+            self._source.close()
+            self._source = None
 
 
-def simulated_camera(seed: int) -> TrayCamera | None:
+def calibration_path(instance_dir: Path | None) -> Path | None:
+    """Where the instance keeps its camera calibration (None without an instance folder)."""
+    return instance_dir / CALIBRATION_FILENAME if instance_dir is not None else None
+
+
+def simulated_camera(seed: int, instance_dir: Path | None = None) -> TrayCamera | None:
     """The simulated tray camera, or None (and a log line) where the vision package cannot load."""
     try:
-        return SimulatedTrayCamera(seed)
+        return SimulatedTrayCamera(seed, calibration_path(instance_dir))
     except ImportError as exc:
         log.warning("no simulated camera (%s): counts come from the simulator's truth", exc)
         return None
 
 
 def hardware_camera(instance_dir: Path | None) -> TrayCamera:
-    """The Pi camera with the instance's calibration; a ``KeshiError`` saying what is missing."""
-    if instance_dir is None or not (instance_dir / CALIBRATION_FILENAME).exists():
-        where = instance_dir / CALIBRATION_FILENAME if instance_dir is not None else CALIBRATION_FILENAME
-        raise KeshiError(
-            f"no camera calibration at {where}; run 'keshi vision calibrate CAL_DIR --out {where}' "
-            "(see hardware/assembly.md)"
-        )
-    return PiTrayCamera(instance_dir / CALIBRATION_FILENAME)
+    """The Pi camera with the instance's calibration (uncalibrated if there is none yet)."""
+    path = calibration_path(instance_dir) or Path(CALIBRATION_FILENAME)
+    return PiTrayCamera(path)
+
+
+def missing_calibration(instance_dir: Path | None) -> str:
+    """What to tell the table when the Pi camera has no calibration to count with."""
+    where = calibration_path(instance_dir) or CALIBRATION_FILENAME
+    return (f"no camera calibration at {where}; calibrate in Setup → Calibrate camera, or run "
+            f"'keshi vision calibrate CAL_DIR --out {where}' (see hardware/assembly.md)")

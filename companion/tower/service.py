@@ -9,6 +9,12 @@ edges through a ``DropTimer``, and the capture step. On a Pi the rig sits on gpi
 (lgpio) factory; in simulated mode on a ``ScaledMockFactory`` whose receiver pin a ``BeamPlayer``
 drives with the simulated tower's drop times, and whose "camera" renders the pieces that fell out
 (``firmware.tray_camera``). One worker thread owns the timer; the pin callbacks only enqueue edges.
+
+A toss the camera counted keeps its frame as ``<instance>/snapshots/<toss_id>.jpg`` (written before
+the result is published, which names it with the detector's pieces). The same camera serves the
+calibration wizard: ``capture_frame()`` takes a lit photo of the tray, ``place_in_tray()`` lays
+pieces out in the simulated one, and ``reload_calibration()`` makes a newly saved
+``calibration.json`` count the next toss without a restart.
 """
 
 from __future__ import annotations
@@ -30,13 +36,21 @@ from companion.events import EventBus
 from companion.store import Store
 from companion.tower.model import SimulatedTower, TossOutcome, TowerParams, drop_times_ms
 from companion.tower.record import ColourCounts, TossRecord, colour_counts, save_toss
-from firmware.capture import CameraCount, capture_count, needs_confirmation
+from firmware.capture import CameraCount, capture_count, lit_frame, needs_confirmation, save_snapshot
 from firmware.config import load_tower_config
 from firmware.pins import PinMap
 from firmware.rig import TowerRig, simulated_rig
 from firmware.simulated import BeamPlayer, beam_edges
 from firmware.timing import Drop, DropTimer, Fault, Settled, TimingConfig, TimingEvent, TossStarted
-from firmware.tray_camera import TrayCamera, hardware_camera, simulated_camera
+from firmware.tray_camera import (
+    CameraUnavailableError,
+    TrayCamera,
+    TrayScene,
+    calibration_path,
+    hardware_camera,
+    missing_calibration,
+    simulated_camera,
+)
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +59,10 @@ POLL_INTERVAL_S = 0.005
 #: On the Pi, edges reach Python a little after their kernel timestamp: the timer's idea of "now"
 #: stays this far behind the clock, so a bounce edge still in flight is never taken for silence.
 EDGE_LATENCY_S = 0.005
+#: Where toss snapshots go, inside the instance folder (``companion.web.snapshots`` serves them).
+SNAPSHOT_DIR = "snapshots"
+#: How long ``reload_calibration`` waits for a camera that is still opening (seconds).
+CAMERA_START_WAIT_S = 120.0
 
 
 class TowerBusyError(KeshiError, RuntimeError):
@@ -100,6 +118,8 @@ class TowerService:
         self.camera: TrayCamera | None = None
         self._held = colour_counts()  # hardware: what the tower holds, as far as the camera knows
         self._lock = threading.Lock()
+        self._camera_lock = threading.Lock()  # one capture (or calibration reload) at a time
+        self._camera_problem = "the camera is still starting"
         self._current: _Toss | None = None
         self._horizon = float("inf")  # simulated: no edge before this time is still to come
         self._beam_state = "unknown"
@@ -131,12 +151,21 @@ class TowerService:
         (simulated) to compute, and the dashboard should not wait for it. Until it is ready,
         simulated tosses are counted from the simulator's truth and hardware tosses are flagged."""
         try:
-            camera = simulated_camera(seed) if self.mode == "simulated" else hardware_camera(self.instance_dir)
+            if self.mode == "simulated":
+                camera = simulated_camera(seed, self.instance_dir)
+            else:
+                camera = hardware_camera(self.instance_dir)
             if self._stopping.is_set() and camera is not None:
                 camera.close()  # stopped while the camera was opening
-            else:
-                self.camera = camera
+                return
+            self.camera = camera
+            if camera is None:
+                self._camera_problem = "the simulated tower has no camera (the vision package did not load)"
+            if camera is not None and not camera.calibrated:
+                self.bus.publish("tower.fault", {"kind": "camera_uncalibrated",
+                                                 "message": missing_calibration(self.instance_dir)})
         except (KeshiError, OSError) as exc:
+            self._camera_problem = f"the tower's camera could not be opened: {exc}"
             self.bus.publish("tower.fault", {"kind": "camera_unavailable", "message": str(exc)})
         finally:
             self.camera_ready.set()
@@ -160,10 +189,61 @@ class TowerService:
             "mode": self.mode,
             "camera": self.camera.name if self.camera is not None else (
                 "none" if self.camera_ready.is_set() else "starting"),
+            "calibrated": self.camera is not None and self.camera.calibrated,
             "beam": self._beam_state,
             "layer": self.tower.params.layer,
             "tower": self.tower_name,
         }
+
+    # -- the camera, for the calibration wizard -------------------------------------------------
+    def capture_frame(self) -> Any:
+        """One photo of the tray with the tower's camera (BGR numpy array), the light at full for it.
+
+        Refused while a toss runs (its frame and light belong to the toss); ``CameraUnavailableError``
+        when there is no camera.
+        """
+        camera = self._idle_camera()
+        assert self.rig is not None
+        with self._camera_lock:
+            return lit_frame(self.rig.light, camera)
+
+    def place_in_tray(self, scene: TrayScene) -> None:
+        """Simulated tower only: lay these pieces in its tray (what the table does by hand on a Pi).
+
+        ``scene`` is colour counts or ``vision.synthetic.PlacedPiece`` s; the next ``capture_frame``
+        shows them.
+        """
+        if self.mode != "simulated":
+            raise KeshiError("only the simulated tower's tray can be filled from the dashboard; "
+                             "on the Pi put the pieces in the tray by hand")
+        self._idle_camera().show(scene)
+
+    def reload_calibration(self) -> None:
+        """Load ``<instance>/calibration.json`` into the camera: the next toss counts with it.
+
+        In simulated mode without the file the simulated tower's default calibration is used again.
+        Waits for a camera that is still opening; a bad file raises vision's ``CalibrationError`` and
+        the camera keeps its previous calibration.
+        """
+        if not self.camera_ready.wait(CAMERA_START_WAIT_S):
+            raise CameraUnavailableError(f"the tower's camera did not open within {CAMERA_START_WAIT_S:.0f} s")
+        camera = self.camera
+        if camera is None:
+            raise CameraUnavailableError(self._camera_problem)
+        with self._camera_lock:
+            camera.load_calibration(calibration_path(self.instance_dir))
+        log.info("tower camera calibration reloaded (calibrated: %s)", camera.calibrated)
+
+    def _idle_camera(self) -> TrayCamera:
+        """The camera, when the tower runs, has one, and no toss is using it."""
+        if self.rig is None:
+            raise KeshiError("the tower service is not running; start() it first")
+        with self._lock:
+            if self._current is not None or self.timer.in_toss:
+                raise TowerBusyError("the tower is tossing; wait for its result before using the camera")
+        if self.camera is None:
+            raise CameraUnavailableError(self._camera_problem)
+        return self.camera
 
     # -- tosses -------------------------------------------------------------------------------
     def toss(
@@ -292,7 +372,7 @@ class TowerService:
     def _finish(self, toss: _Toss, settled: Settled) -> None:
         """Capture and count, cross-check with the beam, store the record, then publish the result."""
         try:
-            camera = self._count(toss)
+            frame, camera = self._count(toss)
             beam_count = settled.beam_count
             if toss.outcome is not None and camera is None:
                 counts, source, flagged = toss.outcome.released, "simulator-truth", False
@@ -300,6 +380,7 @@ class TowerService:
                 counts = colour_counts(camera.counts) if camera is not None else colour_counts()
                 source = "camera"
                 flagged = camera is None or needs_confirmation(beam_count, camera)
+            snapshot = self._save_snapshot(toss.toss_id, frame) if camera is not None else None
             before, after = self._contents(toss, counts)
             record = TossRecord(
                 toss_id=toss.toss_id, tower=self.tower_name, layer=self.tower.params.layer, mode=self.mode,
@@ -313,7 +394,8 @@ class TowerService:
             self.bus.publish("toss.result", {
                 "toss_id": toss.toss_id, "counts": counts, "unknown": camera.unknown if camera else 0,
                 "source": source, "beam_count": beam_count, "camera_count": record.camera_count,
-                "flagged": flagged, "record": record.to_dict(),
+                "flagged": flagged, "snapshot": snapshot,
+                "pieces": list(camera.pieces) if camera is not None else [], "record": record.to_dict(),
             })
             if settled.silent:
                 self._report_silent_beam(toss, camera)
@@ -328,11 +410,29 @@ class TowerService:
                 self._current = None
                 self._horizon = float("inf")
 
-    def _count(self, toss: _Toss) -> CameraCount | None:
+    def _count(self, toss: _Toss) -> tuple[Any, CameraCount | None]:
+        """The counted frame and its count; (None, None) without a camera that can count."""
         camera = toss.camera
-        if camera is None or self.rig is None:
+        if camera is None or not camera.calibrated or self.rig is None:
+            return None, None
+        with self._camera_lock:
+            return capture_count(self.rig.light, camera, camera)
+
+    def _save_snapshot(self, toss_id: str, frame: Any) -> str | None:
+        """Keep the counted frame as ``snapshots/<toss_id>.jpg`` (relative to the instance folder).
+
+        A snapshot that cannot be written costs the picture, not the toss: a fault says why.
+        """
+        if self.instance_dir is None:
             return None
-        return capture_count(self.rig.light, camera, camera)
+        relative = f"{SNAPSHOT_DIR}/{toss_id}.jpg"
+        try:
+            save_snapshot(frame, self.instance_dir / relative)
+        except KeshiError as exc:
+            log.warning("%s", exc)
+            self.bus.publish("tower.fault", {"kind": "snapshot_failed", "message": str(exc)})
+            return None
+        return relative
 
     def _contents(self, toss: _Toss, counts: ColourCounts) -> tuple[ColourCounts, ColourCounts]:
         """What the tower held before and after: the simulator knows; on the Pi, a running estimate."""

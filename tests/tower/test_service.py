@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import functools
+import json
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.errors import KeshiError
@@ -18,41 +21,61 @@ from companion.tower.record import iter_tosses
 from companion.tower.service import TowerBusyError, TowerService
 from firmware.capture import CameraCount
 from firmware.simulated import beam_edges
+from firmware.tray_camera import CameraUnavailableError
+from vision.calibrate import calibrate
+from vision.errors import CalibrationError
+from vision.synthetic import calibration_set, place_pieces
 
 FAST = 0.01  # simulated tower time runs 100x faster than a real tower
 
 
 class CheckingBus(EventBus):
-    """Records, at the moment ``toss.result`` is published, whether its toss is already stored."""
+    """Records, at the moment ``toss.result`` is published, whether its toss is already stored and
+    whether the snapshot it names is already on disk."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, instance: Path) -> None:
         super().__init__()
         self.store = store
+        self.instance = instance
         self.stored_before_result: list[bool] = []
+        self.snapshot_before_result: list[bool] = []
 
     def publish(self, topic: str, data: dict[str, Any] | None = None) -> Event:
         if topic == "toss.result" and data is not None:
             ids = [r.toss_id for r in iter_tosses(self.store)]
             self.stored_before_result.append(data["toss_id"] in ids)
+            if data.get("snapshot"):
+                self.snapshot_before_result.append((self.instance / data["snapshot"]).is_file())
         return super().publish(topic, data)
 
 
 class TruthCamera:
-    """A test camera that reports exactly what the simulated tower let fall (no vision needed)."""
+    """A test camera that reports exactly what the simulated tower let fall (no vision needed).
+
+    It also notes the tray light's level at each capture.
+    """
 
     name = "test"
+    calibrated = True
 
-    def __init__(self) -> None:
+    def __init__(self, tower: TowerService | None = None) -> None:
         self.pieces: dict[str, int] = {}
+        self.tower = tower
+        self.light_at_capture: list[float] = []
 
     def show(self, pieces: Mapping[str, int]) -> None:
         self.pieces = dict(pieces)
 
-    def capture(self) -> dict[str, int]:
-        return dict(self.pieces)
+    def capture(self) -> np.ndarray:
+        if self.tower is not None and self.tower.rig is not None:
+            self.light_at_capture.append(self.tower.rig.light.value)
+        return np.full((48, 64, 3), 120, np.uint8)
 
-    def count(self, frame: dict[str, int]) -> CameraCount:
-        return CameraCount(frame, 0)
+    def count(self, frame: np.ndarray) -> CameraCount:
+        return CameraCount(dict(self.pieces), 0)
+
+    def load_calibration(self, path: Path | None) -> None:
+        pass
 
     def close(self) -> None:
         pass
@@ -65,8 +88,8 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 
 @pytest.fixture
-def bus(store: Store) -> CheckingBus:
-    return CheckingBus(store)
+def bus(store: Store, tmp_path: Path) -> CheckingBus:
+    return CheckingBus(store, tmp_path)
 
 
 @pytest.fixture
@@ -241,3 +264,149 @@ def test_a_toss_on_a_stuck_beam_is_still_counted_and_the_obstruction_reported(
     events = events_until(bus, "tower.fault", since=first.id)
     assert "toss.result" in [e.topic for e in events]
     assert events[-1].data["kind"] == "beam_obstructed"
+
+
+# -- snapshots and pieces in toss.result ---------------------------------------------------------
+def released(result: dict[str, Any]) -> dict[str, int]:
+    """The simulator's truth of a result: what left the tower."""
+    record = result["record"]
+    return {c: record["contents_before"][c] + record["pieces_in"][c] - record["contents_after"][c]
+            for c in record["pieces_in"]}
+
+
+def test_a_camera_counted_toss_saves_its_frame_and_reports_it_with_the_pieces(
+    tower: TowerService, bus: CheckingBus, tmp_path: Path
+) -> None:
+    toss_id = tower.toss({"orange": 5, "turquoise": 4})
+    result = events_until(bus, "toss.result")[-1].data
+    assert result["source"] == "camera"
+    assert result["snapshot"] == f"snapshots/{toss_id}.jpg"
+    assert bus.snapshot_before_result == [True]  # written before the result went out
+    snapshot = cv2.imread(str(tmp_path / result["snapshot"]))
+    assert snapshot is not None and snapshot.shape == (480, 640, 3)  # the tray frame, as a JPEG
+    pieces = result["pieces"]
+    assert len(pieces) == result["camera_count"]
+    assert all(set(p) == {"colour", "confidence", "x", "y"} and 0 <= p["confidence"] <= 1 for p in pieces)
+    per_colour = {c: sum(p["colour"] == c for p in pieces) for c in result["counts"]}
+    assert per_colour == result["counts"]  # the pieces are the detection that made the counts
+    assert sum(p["colour"] == "unknown" for p in pieces) == result["unknown"]
+
+
+def test_the_snapshot_shows_the_counted_tray(tower: TowerService, bus: CheckingBus, tmp_path: Path) -> None:
+    """The saved JPEG, counted again, gives the toss's counts: it is the frame the camera counted."""
+    tower.toss({"red": 4, "yellow": 3})
+    result = events_until(bus, "toss.result")[-1].data
+    assert tower.camera is not None
+    again = tower.camera.count(cv2.imread(str(tmp_path / result["snapshot"])))
+    assert again.counts == result["counts"]
+
+
+def test_a_toss_without_a_camera_count_has_no_snapshot(
+    tower: TowerService, bus: CheckingBus, tmp_path: Path
+) -> None:
+    tower.camera = None  # counted from the simulator's truth
+    tower.toss({"red": 6})
+    result = events_until(bus, "toss.result")[-1].data
+    assert result["source"] == "simulator-truth"
+    assert result["snapshot"] is None and result["pieces"] == []
+    assert not (tmp_path / "snapshots").exists()
+
+
+def test_a_snapshot_that_cannot_be_written_is_a_fault_not_a_lost_toss(
+    tower: TowerService, bus: CheckingBus, tmp_path: Path
+) -> None:
+    (tmp_path / "snapshots").write_text("a file where the folder should be")
+    toss_id = tower.toss({"green": 5})
+    events = events_until(bus, "toss.result")
+    faults = [e.data for e in events if e.topic == "tower.fault"]
+    assert faults and faults[-1]["kind"] == "snapshot_failed" and toss_id in faults[-1]["message"]
+    result = events[-1].data
+    assert result["snapshot"] is None and result["source"] == "camera" and result["pieces"]
+    assert bus.stored_before_result == [True]
+
+
+# -- the camera for the calibration wizard -------------------------------------------------------
+def test_capture_frame_takes_a_lit_photo_of_what_lies_in_the_simulated_tray(tower: TowerService) -> None:
+    assert tower.camera is not None and tower.rig is not None
+    scene = place_pieces({"purple": 3, "white": 2}, np.random.default_rng(4), touching=0.0, spacing=12)
+    tower.place_in_tray(scene)
+    frame = tower.capture_frame()
+    assert isinstance(frame, np.ndarray) and frame.shape == (480, 640, 3) and frame.dtype == np.uint8
+    counted = tower.camera.count(frame)
+    assert counted.counts["purple"] == 3 and counted.counts["white"] == 2 and counted.total == 5
+    assert tower.rig.light.value == pytest.approx(tower.rig.light.idle_level)  # dimmed again
+
+
+def test_capture_frame_switches_the_light_to_full(tower: TowerService) -> None:
+    camera = TruthCamera(tower)
+    tower.camera = camera
+    tower.capture_frame()
+    assert camera.light_at_capture == [1.0]
+
+
+def test_the_camera_is_refused_while_a_toss_runs(tower: TowerService, bus: CheckingBus) -> None:
+    tower.toss({"black": 8})
+    with pytest.raises(TowerBusyError, match="tossing"):
+        tower.capture_frame()
+    with pytest.raises(TowerBusyError):
+        tower.place_in_tray({"black": 1})
+    events_until(bus, "toss.result")
+
+
+def test_a_camera_that_did_not_open_is_named_by_capture_frame_and_reload(
+    bus: CheckingBus, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(seed: int, instance_dir: Path | None) -> None:
+        raise OSError("camera cable unplugged")
+
+    monkeypatch.setattr(service_module, "simulated_camera", broken)
+    service = TowerService(bus, store, seed=2, time_scale=FAST)
+    service.start()
+    try:
+        assert service.camera_ready.wait(5)
+        with pytest.raises(CameraUnavailableError, match="could not be opened: camera cable unplugged"):
+            service.capture_frame()
+        with pytest.raises(CameraUnavailableError, match="camera cable unplugged"):
+            service.reload_calibration()
+    finally:
+        service.stop()
+
+
+@functools.lru_cache(maxsize=1)
+def swapped_calibration_json() -> str:
+    """A calibration of the simulated tray made by a table that put green where red belonged."""
+    empty, frames = calibration_set(seed=5)
+    frames["red"], frames["green"] = frames["green"], frames["red"]
+    return json.dumps(calibrate(empty, frames).to_json())
+
+
+def test_reload_calibration_makes_the_next_toss_count_with_the_new_file(
+    tower: TowerService, bus: CheckingBus, tmp_path: Path
+) -> None:
+    tower.toss({"red": 6})
+    before = events_until(bus, "toss.result")[-1]
+    assert before.data["counts"]["green"] == released(before.data)["green"]  # the default calibration
+    (tmp_path / "calibration.json").write_text(swapped_calibration_json())
+    tower.reload_calibration()
+    assert tower.status()["calibrated"]
+    for _ in range(3):  # until a toss lets some red out
+        since = bus.last_id
+        tower.toss({"red": 6})
+        result = events_until(bus, "toss.result", since=since)[-1].data
+        fell = released(result)
+        if fell["red"]:
+            break
+    assert fell["red"] and not fell["green"]
+    assert result["counts"]["green"] == fell["red"] and result["counts"]["red"] == 0  # red now reads green
+
+
+def test_a_bad_calibration_file_is_refused_and_the_old_one_kept(
+    tower: TowerService, bus: CheckingBus, tmp_path: Path
+) -> None:
+    (tmp_path / "calibration.json").write_text('{"version": 1}')
+    with pytest.raises(CalibrationError):
+        tower.reload_calibration()
+    assert tower.camera is not None and tower.camera.calibrated
+    tower.toss({"red": 6})
+    result = events_until(bus, "toss.result")[-1].data
+    assert result["source"] == "camera" and result["counts"]["green"] == released(result)["green"]
