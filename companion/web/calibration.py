@@ -1,11 +1,13 @@
 """The calibration wizard (Setup → Calibrate camera): empty tray, then each of the 12 colours, then a test.
 
-Each step captures one frame from the tower's camera (in simulated mode a ``vision.synthetic``
-tray showing what the step asks the table to put in) and keeps it as a PNG in
-``<instance>/calibration-wizard/`` so the table can look at it, retake it, or come back after a
-restart. ``finish`` runs ``vision.calibrate.calibrate`` on the 13 frames and saves the result as the
-tower's calibration (``<instance>/calibration.json``, the file ``firmware.tray_camera`` loads);
-``test`` counts a fresh frame with it. Frames are PNG, not JPEG: calibration learns exact colours.
+Each step takes one photo through the tower service (``TowerService.capture_frame``: the tower
+owns its camera and light, so the wizard never opens the Pi camera itself; in simulated mode the
+wizard first lays out what the step asks for in the simulated tray with ``place_in_tray``) and keeps
+it as a PNG in ``<instance>/calibration-wizard/`` so the table can look at it, retake it, or come
+back after a restart. ``finish`` runs ``vision.calibrate.calibrate`` on the 13 frames, saves the
+result as the tower's calibration (``<instance>/calibration.json``) and has the tower reload it, so
+the next toss counts with it; ``test`` counts a fresh frame with it. Frames are PNG, not JPEG:
+calibration learns exact colours.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from flask.typing import ResponseReturnValue
 
 from companion import COLOURS
 from companion.errors import KeshiError
+from companion.tower.service import TowerBusyError
 from companion.web.palette import PALETTE, palette_for_templates
-from firmware.tray_camera import CALIBRATION_FILENAME
+from firmware.tray_camera import CALIBRATION_FILENAME, CameraUnavailableError, TrayScene
 from vision.calibrate import Calibration, calibrate
 from vision.detect import Detector
 from vision.errors import CameraError, VisionError
@@ -42,46 +45,48 @@ class CalibrationStepError(KeshiError, ValueError):
     """A wizard request names no step, or a step whose frames are missing."""
 
 
-class StepCamera(Protocol):
-    """Where the wizard's frames come from; ``step`` says what the table has put in the tray."""
+class WizardTower(Protocol):
+    """What the wizard needs of the tower service (``companion.tower.service.TowerService``)."""
 
-    def capture(self, step: str) -> tuple[Frame, dict[str, int] | None]: ...
+    mode: str
+
+    def capture_frame(self) -> Frame: ...
+
+    def place_in_tray(self, scene: TrayScene) -> None: ...
+
+    def reload_calibration(self) -> None: ...
 
 
-class SimulatedStepCamera:
-    """The simulated tower's tray (``vision.synthetic``): each step shows what the wizard asks for.
+class TowerStepCamera:
+    """Each step's photo from the tower's camera.
 
-    Returns the truth counts with the frame, so the test step can say what was really there.
+    On the simulated tower it first lays out what the step asks the table to put in (4 separated
+    pieces of the colour, nothing, or a random handful for the test) and returns those counts with
+    the frame, so the test step can say what was really there. On the Pi the table has done that.
     """
 
-    def __init__(self, seed: int = 0, tray_seed: int = 0) -> None:
+    def __init__(self, tower: WizardTower, seed: int = 0) -> None:
+        self.tower = tower
         self._rng = np.random.default_rng(seed)
-        self._tray_seed = tray_seed
 
     def capture(self, step: str) -> tuple[Frame, dict[str, int] | None]:
-        from vision.synthetic import place_pieces, random_counts, render_scene
+        truth = None
+        if self.tower.mode == "simulated":
+            scene = self._scene(step)
+            self.tower.place_in_tray(scene)
+            truth = dict.fromkeys(COLOURS, 0)
+            for piece in scene:
+                truth[piece.colour] += 1
+        return self.tower.capture_frame(), truth
+
+    def _scene(self, step: str) -> list[Any]:
+        from vision.synthetic import place_pieces, random_counts
 
         if step == EMPTY:
-            scene: Any = []
-        elif step == TEST:
-            scene = random_counts(self._rng, low=4, high=12)
-        else:
-            scene = place_pieces({step: PIECES_PER_COLOUR}, self._rng, touching=0.0, spacing=12)
-        frame, truth = render_scene(scene, self._rng, tray_seed=self._tray_seed)
-        return frame, dict(truth["counts"])
-
-
-class PiStepCamera:
-    """The Pi camera under the tray (Picamera2), opened for each capture and released again."""
-
-    def capture(self, step: str) -> tuple[Frame, dict[str, int] | None]:
-        from vision.sources import Picamera2Source
-
-        source = Picamera2Source()
-        try:
-            return source.capture(), None
-        finally:
-            source.close()
+            return []
+        if step == TEST:
+            return place_pieces(random_counts(self._rng, low=4, high=12), self._rng)
+        return place_pieces({step: PIECES_PER_COLOUR}, self._rng, touching=0.0, spacing=12)
 
 
 @dataclass
@@ -89,10 +94,12 @@ class CalibrationWizard:
     """The wizard's frames on disk, the camera that takes them, and the calibration they make."""
 
     instance: Path
-    camera: StepCamera
-    simulated: bool = False
+    tower: WizardTower
+    seed: int = 0
 
     def __post_init__(self) -> None:
+        self.camera = TowerStepCamera(self.tower, self.seed)
+        self.simulated = self.tower.mode == "simulated"
         self.folder = self.instance / WIZARD_DIR
         self.lock = threading.Lock()
         self.last_test: dict[str, Any] | None = None
@@ -128,7 +135,8 @@ class CalibrationWizard:
         return self.status()
 
     def finish(self) -> dict[str, Any]:
-        """Calibrate from the captured frames and save the result as the tower's calibration."""
+        """Calibrate from the captured frames, save the result as the tower's calibration, and have the
+        tower count with it from now on."""
         missing = [s for s in STEPS if not self.frame_path(s).is_file()]
         if missing:
             raise CalibrationStepError(f"capture these steps first: {', '.join(missing)}")
@@ -138,6 +146,7 @@ class CalibrationWizard:
             result = calibrate(empty, frames)
             result.save(self.calibration_path)
             self.last_test = None
+        self.tower.reload_calibration()
         return self.status()
 
     def summary(self) -> dict[str, Any] | None:
@@ -166,14 +175,12 @@ class CalibrationWizard:
 
 
 def wizard() -> CalibrationWizard:
-    """The app's wizard, made on first use (simulated tray or the Pi camera, as the tower runs)."""
+    """The app's wizard, made on first use around the app's tower service."""
     app = current_app
     found: CalibrationWizard | None = app.extensions.get("keshi.calibration")
     if found is None:
-        mode = app.extensions["keshi.tower"].mode
-        seed = app.config.get("SIMULATOR_SEED") or 0
-        camera: StepCamera = SimulatedStepCamera(int(seed)) if mode == "simulated" else PiStepCamera()
-        found = CalibrationWizard(Path(app.instance_path), camera, simulated=mode == "simulated")
+        seed = int(app.config.get("SIMULATOR_SEED") or 0)
+        found = CalibrationWizard(Path(app.instance_path), app.extensions["keshi.tower"], seed)
         app.extensions["keshi.calibration"] = found
     return found
 
@@ -216,6 +223,11 @@ def frame(step: str) -> ResponseReturnValue:
 
 @bp.errorhandler(KeshiError)
 def refused(exc: KeshiError) -> ResponseReturnValue:
-    """A missing step, a failed calibration (naming the colour), no camera: 4xx with the message."""
-    status = 503 if isinstance(exc, CameraError) else 422 if isinstance(exc, VisionError) else 400
+    """A missing step, a failed calibration (naming the colour), a tossing tower, no camera: 4xx/503."""
+    if isinstance(exc, (CameraError, CameraUnavailableError)):
+        status = 503
+    elif isinstance(exc, TowerBusyError):
+        status = 409
+    else:
+        status = 422 if isinstance(exc, VisionError) else 400
     return jsonify(error=str(exc), kind=type(exc).__name__), status

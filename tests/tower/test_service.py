@@ -21,7 +21,7 @@ from companion.tower.record import iter_tosses
 from companion.tower.service import TowerBusyError, TowerService
 from firmware.capture import CameraCount
 from firmware.simulated import beam_edges
-from firmware.tray_camera import CameraUnavailableError
+from firmware.tray_camera import CameraUnavailableError, TrayScene
 from vision.calibrate import calibrate
 from vision.errors import CalibrationError
 from vision.synthetic import calibration_set, place_pieces
@@ -63,8 +63,9 @@ class TruthCamera:
         self.tower = tower
         self.light_at_capture: list[float] = []
 
-    def show(self, pieces: Mapping[str, int]) -> None:
-        self.pieces = dict(pieces)
+    def show(self, scene: TrayScene) -> None:
+        assert isinstance(scene, Mapping)
+        self.pieces = dict(scene)
 
     def capture(self) -> np.ndarray:
         if self.tower is not None and self.tower.rig is not None:

@@ -1,24 +1,47 @@
-"""The calibration wizard's API on the simulated tower: 13 photos, a saved calibration, a test count."""
+"""The calibration wizard's API on the simulated tower: 13 photos through the tower's camera, a saved
+calibration the tower counts with at once, a test count."""
 
 from __future__ import annotations
 
-import importlib.util
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import COLOURS
-from companion.web.calibration import STEPS, CalibrationWizard, PiStepCamera
+from companion.tower.service import TowerService
+from companion.web.calibration import STEPS, WIZARD_DIR
 from tests.web.conftest import csrf_of
 from vision.calibrate import Calibration
+
+
+def tower_of(app: Flask) -> TowerService:
+    tower: TowerService = app.extensions["keshi.tower"]
+    assert tower.camera_ready.wait(60)  # the simulated camera's default calibration: once per process
+    return tower
+
+
+def toss_result(app: Flask, pieces: dict[str, int]) -> dict[str, Any]:
+    """Toss the app's simulated tower and wait for its result."""
+    tower, bus = tower_of(app), app.extensions["keshi.bus"]
+    with bus.subscribe(last_event_id=bus.last_id) as sub:
+        toss_id = tower.toss(pieces)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            event = sub.get(timeout=0.05)
+            if event is not None and event.topic == "toss.result" and event.data["toss_id"] == toss_id:
+                return dict(event.data)
+    raise AssertionError("no toss.result within 10 s")
 
 
 def test_the_wizard_walks_empty_tray_and_12_colours_then_saves_and_test_counts(app: Flask,
                                                                                   client: FlaskClient) -> None:
     csrf = csrf_of(client)
     headers = {"X-CSRF-Token": csrf}
+    tower_of(app)
     status = client.get("/api/calibration").get_json()
     assert [s["step"] for s in status["steps"]] == ["empty", *COLOURS]
     assert not any(s["captured"] for s in status["steps"]) and status["calibration"] is None
@@ -56,8 +79,39 @@ def test_bad_wizard_requests_are_refused_naming_the_problem(client: FlaskClient)
     assert client.get("/api/calibration/frames/empty.png").status_code == 404  # not captured yet
 
 
-@pytest.mark.skipif(importlib.util.find_spec("picamera2") is not None, reason="a Pi with Picamera2 has a camera")
-def test_without_a_camera_the_wizard_says_so(app: Flask, client: FlaskClient) -> None:
-    app.extensions["keshi.calibration"] = CalibrationWizard(Path(app.instance_path), PiStepCamera())
+def test_after_finish_the_simulated_tower_counts_with_the_new_calibration(app: Flask, client: FlaskClient) -> None:
+    """The table put green pieces in for red and red for green: once saved, the tower reads red as green."""
+    headers = {"X-CSRF-Token": csrf_of(client)}
+    tower = tower_of(app)
+    before = toss_result(app, {"red": 6})
+    assert before["counts"]["green"] == 0  # the simulated tower's own calibration
+    for step in STEPS:
+        assert client.post("/api/calibration/capture", json={"step": step}, headers=headers).status_code == 200
+    folder = Path(app.instance_path) / WIZARD_DIR
+    (folder / "red.png").rename(folder / "swap.png")
+    (folder / "green.png").rename(folder / "red.png")
+    (folder / "swap.png").rename(folder / "green.png")
+    assert client.post("/api/calibration/finish", headers=headers).status_code == 200
+    assert tower.status()["calibrated"]
+    for _ in range(3):  # until a toss lets some red out
+        after = toss_result(app, {"red": 6})
+        fell_red = after["record"]["contents_before"]["red"] + 6 - after["record"]["contents_after"]["red"]
+        if fell_red:
+            break
+    assert fell_red and after["source"] == "camera"
+    assert after["counts"]["green"] == fell_red and after["counts"]["red"] == 0  # no restart needed
+
+
+def test_the_wizard_photographs_through_the_tower_so_a_running_toss_comes_first(
+        app: Flask, client: FlaskClient) -> None:
+    tower_of(app).toss({"black": 10})
+    busy = client.post("/api/calibration/capture", json={"step": "empty"}, headers={"X-CSRF-Token": csrf_of(client)})
+    assert busy.status_code == 409 and "tossing" in busy.get_json()["error"]
+
+
+def test_without_a_camera_the_wizard_says_so(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    tower = tower_of(app)
+    monkeypatch.setattr(tower, "camera", None)  # as when the tower's camera could not be opened
+    monkeypatch.setattr(tower, "_camera_problem", "the tower's camera could not be opened: no cameras available")
     answer = client.post("/api/calibration/capture", json={"step": "empty"}, headers={"X-CSRF-Token": csrf_of(client)})
-    assert answer.status_code == 503 and "Picamera2 is not available" in answer.get_json()["error"]
+    assert answer.status_code == 503 and "no cameras available" in answer.get_json()["error"]

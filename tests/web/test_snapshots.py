@@ -11,7 +11,7 @@ import numpy as np
 from flask import Flask
 
 from tests.web.conftest import Table
-from tests.web.test_games_api import advance_to
+from tests.web.test_games_api import advance_to, wait_for_tower_result
 
 PIECES = [
     {"colour": "green", "confidence": 0.9, "x": 10.0, "y": 12.0},
@@ -77,3 +77,24 @@ def test_only_snapshot_files_of_the_instance_folder_are_served(app: Flask, table
     assert table.client.get("/snapshots/missing.jpg").status_code == 404
     assert table.client.get("/snapshots/..%2Fsecret_key.jpg").status_code == 404
     assert table.client.get("/snapshots/../secret_key").status_code == 404
+
+
+def test_a_real_simulated_toss_shows_its_camera_snapshot_and_confidence(app: Flask, table: Table) -> None:
+    """The whole path: the game's toss, the simulated tower's camera count, the JPEG it saved, the view."""
+    assert app.extensions["keshi.tower"].camera_ready.wait(60)  # counted by the camera, not the simulator
+    view = advance_to(table, "toss")
+    tossed = table.post(f"/api/games/{table.game_id}/toss", {"version": view["version"]})
+    assert tossed.status_code == 202
+    toss_id = tossed.get_json()["toss_id"]
+    result = wait_for_tower_result(table)["tower_result"]
+    assert result["toss_id"] == toss_id and result["source"] == "camera"
+    assert result["snapshot_url"] == f"/snapshots/{toss_id}.jpg"
+    image = table.client.get(result["snapshot_url"])
+    assert image.status_code == 200 and image.mimetype == "image/jpeg"
+    frame = cv2.imdecode(np.frombuffer(image.data, np.uint8), cv2.IMREAD_COLOR)
+    assert frame is not None and frame.shape == (480, 640, 3)  # the tray frame the camera counted
+    seen = {c for c, n in result["counts"].items() if n} | ({"unknown"} if result["unknown"] else set())
+    confidence = result["colour_confidence"] or {}
+    assert set(confidence) == seen
+    assert all(confidence[c]["count"] == result["counts"].get(c, result["unknown"]) for c in seen)
+    assert all(0 <= v["lowest"] <= v["mean"] <= 1 for v in confidence.values())
