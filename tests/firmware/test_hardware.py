@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -81,5 +82,19 @@ def test_the_tray_camera_counts_an_empty_tray_as_empty() -> None:
         frame = camera.capture()
         assert frame.ndim == 3 and frame.shape[2] == 3
         assert camera.count(frame).total == 0
+    finally:
+        camera.close()
+
+
+def test_without_a_calibration_the_pi_camera_photographs_but_does_not_count(tmp_path: Path) -> None:
+    """What the calibration wizard relies on: photos before any calibration exists."""
+    from firmware.tray_camera import CameraUnavailableError, hardware_camera
+
+    camera = hardware_camera(tmp_path)  # no calibration.json here
+    try:
+        frame = camera.capture()
+        assert frame.shape == (480, 640, 3) and not camera.calibrated
+        with pytest.raises(CameraUnavailableError, match="no calibration"):
+            camera.count(frame)
     finally:
         camera.close()
