@@ -17,13 +17,11 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 
 from companion.events import EventBus
 from companion.web.games import GameNotFound, GameService
+from companion.web.stream import HEARTBEAT, events_with_heartbeats
 from companion.web.tower_link import TowerLink
 from companion.web.views import build_view_json
 
 bp = Blueprint("game_stream", __name__)
-
-HEARTBEAT_SECONDS = 5.0
-POLL_SECONDS = 0.25
 
 
 def _resume_id(default: int) -> int:
@@ -62,22 +60,15 @@ def game_events(game_id: str) -> Response:
         return messages, events[-1]["id"]
 
     def generate() -> Iterator[str]:
-        sent = start
         try:
+            sent = start
             yield f"retry: 1000\n: game {game_id}, after event {sent}\n\n"
             messages, sent = flush(sent)
             yield from messages
-            idle = 0.0
-            while not stopping.is_set():
-                event = subscription.get(timeout=POLL_SECONDS)
+            for event in events_with_heartbeats(subscription, stopping):
                 if event is None:
-                    idle += POLL_SECONDS
-                    if idle >= HEARTBEAT_SECONDS:
-                        idle = 0.0
-                        yield ": heartbeat\n\n"
-                    continue
-                idle = 0.0
-                if event.topic == "game.event" and event.data.get("game_id") == game_id:
+                    yield HEARTBEAT
+                elif event.topic == "game.event" and event.data.get("game_id") == game_id:
                     if event.data.get("event_id", 0) > sent:
                         messages, sent = flush(sent)
                         yield from messages

@@ -9,22 +9,42 @@ that went away. Streams end when the app shuts down.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from companion.events import Event, EventBus
+from companion.events import Event, EventBus, Subscription
 
 bp = Blueprint("stream", __name__)
 
 HEARTBEAT_SECONDS = 5.0
 POLL_SECONDS = 0.25
+HEARTBEAT = ": heartbeat\n\n"
 
 
 def format_sse(event: Event) -> str:
     """One SSE message: the bus id as ``id:``, topic and data together as JSON ``data:``."""
     payload = json.dumps({"topic": event.topic, "data": event.data, "time": event.time})
     return f"id: {event.id}\ndata: {payload}\n\n"
+
+
+def events_with_heartbeats(subscription: Subscription, stopping: threading.Event) -> Iterator[Event | None]:
+    """Each event of ``subscription`` as it arrives, and ``None`` whenever a heartbeat is due.
+
+    Ends when the app shuts down (``stopping``); the caller closes the subscription.
+    """
+    idle = 0.0
+    while not stopping.is_set():
+        event = subscription.get(timeout=POLL_SECONDS)
+        if event is not None:
+            idle = 0.0
+            yield event
+            continue
+        idle += POLL_SECONDS
+        if idle >= HEARTBEAT_SECONDS:
+            idle = 0.0
+            yield None
 
 
 def _last_event_id() -> int | None:
@@ -47,17 +67,8 @@ def events() -> Response:
     def generate() -> Iterator[str]:
         try:
             yield f"retry: 1000\n: connected, last id {bus.last_id}\n\n"
-            idle = 0.0
-            while not stopping.is_set():
-                event = subscription.get(timeout=POLL_SECONDS)
-                if event is not None:
-                    idle = 0.0
-                    yield format_sse(event)
-                    continue
-                idle += POLL_SECONDS
-                if idle >= HEARTBEAT_SECONDS:
-                    idle = 0.0
-                    yield ": heartbeat\n\n"
+            for event in events_with_heartbeats(subscription, stopping):
+                yield HEARTBEAT if event is None else format_sse(event)
         finally:
             subscription.close()
 
