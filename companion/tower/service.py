@@ -61,7 +61,7 @@ POLL_INTERVAL_S = 0.005
 EDGE_LATENCY_S = 0.005
 #: Where toss snapshots go, inside the instance folder (``companion.web.snapshots`` serves them).
 SNAPSHOT_DIR = "snapshots"
-#: How long ``reload_calibration`` waits for a camera that is still opening (seconds).
+#: How long the camera's users (the calibration wizard) wait for a camera still opening (seconds).
 CAMERA_START_WAIT_S = 120.0
 
 
@@ -119,7 +119,7 @@ class TowerService:
         self._held = colour_counts()  # hardware: what the tower holds, as far as the camera knows
         self._lock = threading.Lock()
         self._camera_lock = threading.Lock()  # one capture (or calibration reload) at a time
-        self._camera_problem = "the camera is still starting"
+        self._camera_problem = "the tower has no camera"
         self._current: _Toss | None = None
         self._horizon = float("inf")  # simulated: no edge before this time is still to come
         self._beam_state = "unknown"
@@ -222,25 +222,28 @@ class TowerService:
         """Load ``<instance>/calibration.json`` into the camera: the next toss counts with it.
 
         In simulated mode without the file the simulated tower's default calibration is used again.
-        Waits for a camera that is still opening; a bad file raises vision's ``CalibrationError`` and
-        the camera keeps its previous calibration.
+        Waits for a camera that is still opening. A toss being counted meanwhile counts with the old or
+        the new calibration, never a mix. A bad file raises vision's ``CalibrationError`` and the
+        camera keeps its previous calibration.
         """
-        if not self.camera_ready.wait(CAMERA_START_WAIT_S):
-            raise CameraUnavailableError(f"the tower's camera did not open within {CAMERA_START_WAIT_S:.0f} s")
-        camera = self.camera
-        if camera is None:
-            raise CameraUnavailableError(self._camera_problem)
+        camera = self._opened_camera()
         with self._camera_lock:
             camera.load_calibration(calibration_path(self.instance_dir))
         log.info("tower camera calibration reloaded (calibrated: %s)", camera.calibrated)
 
     def _idle_camera(self) -> TrayCamera:
-        """The camera, when the tower runs, has one, and no toss is using it."""
-        if self.rig is None:
-            raise KeshiError("the tower service is not running; start() it first")
+        """The camera, when no toss is using it (its frame and light belong to the toss)."""
         with self._lock:
             if self._current is not None or self.timer.in_toss:
                 raise TowerBusyError("the tower is tossing; wait for its result before using the camera")
+        return self._opened_camera()
+
+    def _opened_camera(self) -> TrayCamera:
+        """The camera of the running tower, waiting for it to open; ``CameraUnavailableError`` if none."""
+        if self.rig is None:
+            raise KeshiError("the tower service is not running; start() it first")
+        if not self.camera_ready.wait(CAMERA_START_WAIT_S):
+            raise CameraUnavailableError(f"the tower's camera did not open within {CAMERA_START_WAIT_S:.0f} s")
         if self.camera is None:
             raise CameraUnavailableError(self._camera_problem)
         return self.camera

@@ -411,3 +411,23 @@ def test_a_bad_calibration_file_is_refused_and_the_old_one_kept(
     tower.toss({"red": 6})
     result = events_until(bus, "toss.result")[-1].data
     assert result["source"] == "camera" and result["counts"]["green"] == released(result)["green"]
+
+
+def test_capture_frame_waits_for_a_camera_still_opening(
+    bus: CheckingBus, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wizard may ask for a photo right after the companion starts: it gets one, a little later."""
+    camera = TruthCamera()
+
+    def slow(seed: int, instance_dir: Path | None) -> TruthCamera:
+        time.sleep(0.3)
+        return camera
+
+    monkeypatch.setattr(service_module, "simulated_camera", slow)
+    service = TowerService(bus, store, seed=2, time_scale=FAST)
+    service.start()
+    try:
+        assert not service.camera_ready.is_set()
+        assert service.capture_frame().shape == (48, 64, 3)
+    finally:
+        service.stop()
