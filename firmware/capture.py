@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from companion.errors import KeshiError
 from firmware.devices import TowerLight
 
-#: JPEG quality of toss snapshots: sharp enough to check a count by eye, ~40 kB for a 640x480 tray.
+#: JPEG quality of toss snapshots: sharp enough to check a count by eye, ~20 kB for a 640x480 tray.
 SNAPSHOT_QUALITY = 85
 
 
