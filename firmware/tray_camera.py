@@ -99,6 +99,9 @@ class SimulatedTrayCamera(_VisionCounter):
         self._ready = threading.Event()
         self._shown = 0  # which show() the frame being rendered belongs to
         self._render_lock = threading.Lock()
+        #: Render threads still running; ``close`` waits for them, so none is inside OpenCV when the
+        #: interpreter exits (a daemon thread unwound there aborts the process).
+        self._renderers: list[threading.Thread] = []
         self.load_calibration(calibration_path)
         self._render_for([], 0, seed)
 
@@ -119,7 +122,11 @@ class SimulatedTrayCamera(_VisionCounter):
             self._shown += 1
             self._ready.clear()
             shown, seed = self._shown, int(self._rng.integers(2**63))
-        threading.Thread(target=self._render_for, args=(content, shown, seed), name="tray-render", daemon=True).start()
+            renderer = threading.Thread(
+                target=self._render_for, args=(content, shown, seed), name="tray-render", daemon=True
+            )
+            self._renderers = [t for t in self._renderers if t.is_alive()] + [renderer]
+        renderer.start()
 
     def _render_for(self, scene: Any, shown: int, seed: int) -> None:
         from vision.synthetic import render_scene
@@ -139,7 +146,8 @@ class SimulatedTrayCamera(_VisionCounter):
         return self._frame
 
     def close(self) -> None:
-        self._ready.wait(timeout=1.0)
+        for renderer in self._renderers:
+            renderer.join(timeout=1.0)
 
 
 class PiTrayCamera(_VisionCounter):

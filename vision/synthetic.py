@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -225,10 +226,25 @@ def calibration_set(
     return empty, frames
 
 
-@lru_cache(maxsize=4)
-def default_calibration(tray_seed: int = 0) -> Any:
-    """The calibration of the simulated tower with ``tray_seed`` (computed once, then cached)."""
+#: The simulated tower's calibration (tray 0), computed by ``compute_default_calibration`` and shipped,
+#: so a simulated tower opens its camera in milliseconds instead of rendering 13 frames first.
+#: ``tests/vision`` checks it still matches what the renderer and calibration produce.
+DEFAULT_CALIBRATION_FILE = Path(__file__).with_name("data") / "default_calibration.json"
+
+
+def compute_default_calibration(tray_seed: int = 0) -> Any:
+    """Calibrate from the simulated tower's own calibration frames (slow: renders 13 frames)."""
     from vision.calibrate import calibrate
 
     empty, frames = calibration_set(seed=tray_seed, tray_seed=tray_seed)
     return calibrate(empty, frames)
+
+
+@lru_cache(maxsize=4)
+def default_calibration(tray_seed: int = 0) -> Any:
+    """The calibration of the simulated tower with ``tray_seed`` (the shipped one for tray 0; cached)."""
+    from vision.calibrate import Calibration
+
+    if tray_seed == 0 and DEFAULT_CALIBRATION_FILE.is_file():
+        return Calibration.load(DEFAULT_CALIBRATION_FILE)
+    return compute_default_calibration(tray_seed)

@@ -126,6 +126,7 @@ class TowerService:
         self._stopping = threading.Event()
         self._worker: threading.Thread | None = None
         self._players: list[threading.Thread] = []
+        self._camera_opener: threading.Thread | None = None
         #: Set once the camera has been opened (or found missing); see ``_open_camera``.
         self.camera_ready = threading.Event()
 
@@ -139,7 +140,10 @@ class TowerService:
         else:
             self.rig = TowerRig(self.pins)
         camera_seed = self.rng.getrandbits(32)
-        threading.Thread(target=self._open_camera, args=(camera_seed,), name="tower-camera", daemon=True).start()
+        self._camera_opener = threading.Thread(
+            target=self._open_camera, args=(camera_seed,), name="tower-camera", daemon=True
+        )
+        self._camera_opener.start()
         if self.rig.button is not None:
             self.rig.button.when_toss_requested = self._button_pressed
         self._self_test()
@@ -174,7 +178,7 @@ class TowerService:
         """Stop watching and release the pins; an unfinished toss is abandoned. Returns within 1 s."""
         self._stopping.set()
         deadline = time.monotonic() + 0.9
-        for thread in [self._worker, *self._players]:
+        for thread in [self._worker, *self._players, self._camera_opener]:
             if thread is not None:
                 thread.join(timeout=max(0.0, deadline - time.monotonic()))
         if self.camera is not None:
