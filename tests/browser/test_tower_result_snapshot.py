@@ -1,8 +1,9 @@
 """The tower-result screen with the camera's snapshot and each colour's confidence, in a phone's browser.
 
-The tower service does not report a snapshot yet, so this test runs the app in-process (waitress on
-a loopback port) and announces a toss result carrying ``snapshot`` and ``pieces`` on the app's bus,
-exactly as the tower will once it saves its frames.
+This test runs the app in-process (waitress on a loopback port) and announces a toss result carrying
+``snapshot`` and ``pieces`` on the app's bus, as the tower does after saving its frame, so the
+screen can be checked with a chosen, unsure detection; tests/web/test_snapshots.py covers a real
+simulated toss.
 """
 
 from __future__ import annotations

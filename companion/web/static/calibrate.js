@@ -11,16 +11,8 @@
   let current = 0;
   let busy = false;
 
-  function esc(text) {
-    return String(text).replace(/[&<>"']/g, function (ch) {
-      return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[ch];
-    });
-  }
-  function chip(colour, count) {
-    const c = palette[colour] || {hex: "#666", symbol: "?"};
-    return '<span class="chip" data-colour="' + esc(colour) + '"><span class="swatch" style="background:' + c.hex +
-      '" aria-hidden="true">' + c.symbol + "</span>" + (count !== undefined ? "<b>" + count + "×</b> " : "") + esc(colour) + "</span>";
-  }
+  const esc = Keshi.esc;
+  const chip = Keshi.chip;
   function error(text) {
     const box = document.getElementById("cal-error");
     box.textContent = text || "";
@@ -94,9 +86,7 @@
     if (!cal) { return; }
     if (cal.error) { resultBox.innerHTML = '<h2>Calibration</h2><p class="warn">' + esc(cal.error) + "</p>"; return; }
     let html = '<h2 id="cal-result-title">Calibration saved</h2><p class="muted small">Saved as ' + esc(cal.path) +
-      " (" + cal.width + "×" + cal.height + " px). " + (state.simulated ?
-      "The simulated tower counts its own rendered tray; on the Pi the tower loads this file when the companion starts." :
-      "The tower loads it when the companion starts: restart the companion to count with it.") +
+      " (" + cal.width + "×" + cal.height + " px). The tower counts with it from the next toss." +
       " Keshis learnt per colour:</p><p class=\"chips\">" +
       Object.keys(cal.pieces).map(function (c) { return chip(c, cal.pieces[c]); }).join(" ") + "</p>";
     html += "<p>Now check it: put a handful of keshis in the tray and count them.</p>" +

@@ -26,5 +26,21 @@ window.Keshi = (function () {
     return String(Date.now()) + "-" + String(Math.random()).slice(2);
   }
 
-  return {api: api, newKey: newKey, csrf: csrf};
+  // HTML-escape text put into markup.
+  function esc(text) {
+    return String(text).replace(/[&<>"']/g, function (ch) {
+      return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[ch];
+    });
+  }
+
+  // A colour as a chip: swatch, symbol and name (never the hue alone), optionally with a count.
+  // The page sets window.PALETTE ([{name, hex, symbol}]) before using it.
+  function chip(colour, count) {
+    const c = (window.PALETTE || []).find(function (p) { return p.name === colour; }) || {hex: "#666", symbol: "?"};
+    return '<span class="chip" data-colour="' + esc(colour) + '"><span class="swatch" style="background:' + c.hex +
+      '" aria-hidden="true">' + c.symbol + "</span>" + (count !== undefined ? "<b>" + count + "×</b> " : "") +
+      esc(colour) + "</span>";
+  }
+
+  return {api: api, newKey: newKey, csrf: csrf, esc: esc, chip: chip};
 })();

@@ -17,17 +17,8 @@
   let correcting = null;
   const seenLog = new Set();
 
-  function esc(text) {
-    return String(text).replace(/[&<>"']/g, function (ch) {
-      return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[ch];
-    });
-  }
-  function chip(colour, count) {
-    const c = palette[colour] || {hex: "#666", symbol: "?"};
-    return '<span class="chip" data-colour="' + esc(colour) + '"><span class="swatch" style="background:' + c.hex +
-      '" aria-hidden="true">' + c.symbol + "</span>" + (count !== undefined ? "<b>" + count + "×</b> " : "") +
-      esc(colour) + "</span>";
-  }
+  const esc = Keshi.esc;
+  const chip = Keshi.chip;
   function countsChips(counts) {
     const parts = Object.keys(counts).filter(function (c) { return counts[c] > 0; })
       .map(function (c) { return chip(c, counts[c]); });
