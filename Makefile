@@ -28,7 +28,7 @@ endif
 .PHONY: run test bench lint clean help
 help:
 	@echo "make run    - set up .venv and start the companion on http://127.0.0.1:$(PORT)/"
-	@echo "make test   - set up the dev environment (and Chromium) and run the whole test suite"
+	@echo "make test   - set up the dev environment (and Chromium), lint, and run the whole test suite"
 	@echo "make bench  - run the benchmarks (figures are in README.md); make bench-rules runs one"
 	@echo "make lint   - ruff and mypy"
 
@@ -71,7 +71,7 @@ test-system-deps:
 run: $(VENV)/.installed
 	$(VENV)/bin/keshi serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-dev test-system-deps
+test: $(VENV)/.installed-dev test-system-deps lint
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # --- the rest ---------------------------------------------------------------------------------
