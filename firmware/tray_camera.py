@@ -59,6 +59,10 @@ class TrayCamera(Protocol):
     def load_calibration(self, path: Path | None) -> None:
         """Count with the calibration at ``path`` from now on."""
 
+    def settle(self) -> Any:
+        """Let automatic exposure and white balance settle on what the camera sees, lock them, and
+        return them as ``vision.calibrate.CameraSettings`` for the calibration (None: nothing to lock)."""
+
     def close(self) -> None: ...
 
 
@@ -145,6 +149,10 @@ class SimulatedTrayCamera(_VisionCounter):
             raise CameraUnavailableError("the simulated tray frame was not rendered within 10 s")
         return self._frame
 
+    def settle(self) -> Any:
+        """The synthetic tray has fixed exposure and white balance: nothing to lock."""
+        return None
+
     def close(self) -> None:
         for renderer in self._renderers:
             renderer.join(timeout=1.0)
@@ -187,6 +195,21 @@ class PiTrayCamera(_VisionCounter):
 
     def show(self, scene: TrayScene) -> None:
         """A real camera sees for itself."""
+
+    def settle(self) -> Any:
+        """Settle AE/AWB on the tray (Picamera2Source.settle locks them) and return the settings,
+        with this camera's fixed focus, for the calibration file to lock from now on."""
+        from vision.calibrate import CameraSettings
+
+        if self._source is None:
+            raise CameraUnavailableError("the Pi camera is closed (reopening it with a calibration failed)")
+        locked = self._source.settle()
+        return CameraSettings(
+            exposure_time_us=int(locked["ExposureTime"]),
+            analogue_gain=float(locked["AnalogueGain"]),
+            colour_gains=(float(locked["ColourGains"][0]), float(locked["ColourGains"][1])),
+            lens_position=self._source.lens_position,
+        )
 
     def capture(self) -> Any:
         if self._source is None:

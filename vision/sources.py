@@ -139,6 +139,7 @@ class Picamera2Source:
         except ImportError as exc:  # off the Pi
             raise CameraError(f"Picamera2 is not available ({exc}); use a file or OpenCV source") from None
         self._camera = Picamera2(camera_num)
+        self.lens_position = lens_position
         config = self._camera.create_still_configuration(main={"size": size, "format": "RGB888"})
         self._camera.configure(config)
         initial: dict[str, Any] = {}

@@ -211,6 +211,16 @@ class TowerService:
         with self._camera_lock:
             return lit_frame(self.rig.light, camera)
 
+    def settle_camera(self) -> Any:
+        """Let the camera's exposure and white balance settle on the tray under the full tray light,
+        then lock them; return the settings (``vision.calibrate.CameraSettings``) for the calibration,
+        or None when the camera has nothing to lock (simulated). The calibration wizard calls this
+        on the empty tray, before its first photo."""
+        camera = self._idle_camera()
+        assert self.rig is not None
+        with self._camera_lock, self.rig.light.for_capture():
+            return camera.settle()
+
     def place_in_tray(self, scene: TrayScene) -> None:
         """Simulated tower only: lay these pieces in its tray (what the table does by hand on a Pi).
 

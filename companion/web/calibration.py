@@ -12,8 +12,9 @@ calibration learns exact colours.
 
 from __future__ import annotations
 
+import json
 import threading
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -26,7 +27,7 @@ from companion.errors import KeshiError
 from companion.tower.service import TowerBusyError
 from companion.web.palette import PALETTE, palette_for_templates
 from firmware.tray_camera import CALIBRATION_FILENAME, CameraUnavailableError, TrayScene
-from vision.calibrate import Calibration, calibrate
+from vision.calibrate import Calibration, CameraSettings, calibrate
 from vision.detect import Detector
 from vision.errors import CameraError, VisionError
 from vision.sources import Frame, read_image, write_image
@@ -34,6 +35,8 @@ from vision.sources import Frame, read_image, write_image
 bp = Blueprint("calibration", __name__)
 
 WIZARD_DIR = "calibration-wizard"
+#: The exposure, gain and white balance the camera locked on the empty tray (kept until ``finish``).
+CAMERA_SETTINGS_FILE = "camera.json"
 EMPTY = "empty"
 TEST = "test"
 STEPS: tuple[str, ...] = (EMPTY, *COLOURS)
@@ -51,6 +54,8 @@ class WizardTower(Protocol):
     mode: str
 
     def capture_frame(self) -> Frame: ...
+
+    def settle_camera(self) -> Any: ...
 
     def place_in_tray(self, scene: TrayScene) -> None: ...
 
@@ -128,11 +133,31 @@ class CalibrationWizard:
         """Take the frame of ``step`` (replacing an earlier one)."""
         if step not in STEPS:
             raise CalibrationStepError(f"unknown calibration step {step!r}; the steps are {', '.join(STEPS)}")
+        settled = self.tower.settle_camera() if step == EMPTY else None
         frame, _truth = self.camera.capture(step)
         with self.lock:
             self.folder.mkdir(exist_ok=True)
             write_image(self.frame_path(step), frame)
+            if step == EMPTY:
+                self._save_camera_settings(settled)
         return self.status()
+
+    def _save_camera_settings(self, settled: CameraSettings | None) -> None:
+        """Keep the settings the camera locked on the empty tray for ``finish`` (or forget old ones)."""
+        path = self.folder / CAMERA_SETTINGS_FILE
+        if settled is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(json.dumps(asdict(settled)))
+
+    def _camera_settings(self) -> CameraSettings | None:
+        path = self.folder / CAMERA_SETTINGS_FILE
+        if not path.is_file():
+            return None
+        data = json.loads(path.read_text())
+        if data.get("colour_gains") is not None:
+            data["colour_gains"] = tuple(data["colour_gains"])
+        return CameraSettings(**data)
 
     def finish(self) -> dict[str, Any]:
         """Calibrate from the captured frames, save the result as the tower's calibration, and have the
@@ -143,7 +168,7 @@ class CalibrationWizard:
         with self.lock:
             empty = read_image(self.frame_path(EMPTY))
             frames = {c: [read_image(self.frame_path(c))] for c in COLOURS}
-            result = calibrate(empty, frames)
+            result = calibrate(empty, frames, camera=self._camera_settings())
             result.save(self.calibration_path)
             self.last_test = None
         self.tower.reload_calibration()

@@ -98,3 +98,16 @@ def test_without_a_calibration_the_pi_camera_photographs_but_does_not_count(tmp_
             camera.count(frame)
     finally:
         camera.close()
+
+
+def test_the_pi_camera_settles_and_reports_the_settings_to_lock(tmp_path: Path) -> None:
+    """The calibration wizard's first step: exposure and white balance settle, then are locked."""
+    from firmware.tray_camera import hardware_camera
+
+    camera = hardware_camera(tmp_path)
+    try:
+        settings = camera.settle()
+        assert settings.exposure_time_us > 0 and settings.analogue_gain >= 1.0
+        assert settings.colour_gains is not None and all(g > 0 for g in settings.colour_gains)
+    finally:
+        camera.close()

@@ -15,7 +15,7 @@ from companion import COLOURS
 from companion.tower.service import TowerService
 from companion.web.calibration import STEPS, WIZARD_DIR
 from tests.web.conftest import csrf_of
-from vision.calibrate import Calibration
+from vision.calibrate import Calibration, CameraSettings
 
 
 def tower_of(app: Flask) -> TowerService:
@@ -115,3 +115,26 @@ def test_without_a_camera_the_wizard_says_so(app: Flask, client: FlaskClient, mo
     monkeypatch.setattr(tower, "_camera_problem", "the tower's camera could not be opened: no cameras available")
     answer = client.post("/api/calibration/capture", json={"step": "empty"}, headers={"X-CSRF-Token": csrf_of(client)})
     assert answer.status_code == 503 and "no cameras available" in answer.get_json()["error"]
+
+
+def test_the_camera_settles_on_the_empty_tray_and_the_calibration_locks_those_settings(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the Pi the camera's auto exposure and white balance settle once, on the empty tray, and the
+    calibration records them so the camera is locked to them from then on. Off the Pi the tower's
+    camera has nothing to lock (the simulated one says so); here it reports what a Pi camera would."""
+    csrf = {"X-CSRF-Token": csrf_of(client)}
+    tower = tower_of(app)
+    assert tower.settle_camera() is None  # the simulated camera: fixed exposure, nothing to lock
+    settled = CameraSettings(exposure_time_us=12000, analogue_gain=1.5, colour_gains=(1.9, 1.6), lens_position=4.0)
+    calls: list[str] = []
+
+    def settle_on_the_tray() -> CameraSettings:
+        calls.append("settle")
+        return settled
+
+    monkeypatch.setattr(tower, "settle_camera", settle_on_the_tray)
+    for step in STEPS:
+        client.post("/api/calibration/capture", json={"step": step}, headers=csrf)
+    assert calls == ["settle"]  # once, on the empty tray, not for every colour
+    client.post("/api/calibration/finish", headers=csrf)
+    assert Calibration.load(Path(app.instance_path) / "calibration.json").camera == settled
