@@ -97,7 +97,7 @@ def narrow(
 
 
 _QUERY = (
-    "SELECT layer, game_id, session_id, season, round, started_at, pieces_in, pieces_out,"
+    "SELECT layer, game_id, session_id, season, round, started_at, pieces_in, COALESCE(correction, pieces_out),"
     " contents_before, drop_times_ms, beam_count, camera_count,"
     " correction IS NOT NULL, flagged"
     " FROM tosses"
@@ -112,6 +112,10 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
     pieces_in = colour_grid(columns[6])
     pieces_out = colour_grid(columns[7])
     held_before = colour_grid(columns[8])
+    corrected = np.array(columns[12], dtype=bool).reshape(-1)
+    # The table's correction is what fell out. The tower's contents before that toss were inferred
+    # from the camera's counts, so where the table saw more come out, more must have been inside.
+    held_before = np.where(corrected[:, None], np.maximum(held_before, pieces_out - pieces_in), held_before)
     offsets, times = drop_times(columns[9])
     exposures = pieces_in + held_before
     if (pieces_out > exposures).any():
@@ -133,7 +137,7 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
         drop_times_ms=times,
         beam_count=_float_column(columns[10]),
         camera_count=_float_column(columns[11]),
-        corrected=np.array(columns[12], dtype=bool).reshape(-1),
+        corrected=corrected,
         flagged=np.array(columns[13], dtype=bool).reshape(-1),
     )
 

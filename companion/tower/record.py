@@ -97,6 +97,12 @@ def save_tosses(store: Store, records: Iterable[TossRecord]) -> int:
     return len(rows)
 
 
+def record_correction(conn: sqlite3.Connection, toss_id: str, counts: Mapping[str, int]) -> None:
+    """Store the table's corrected counts of what fell out of toss ``toss_id``, inside the caller's
+    write transaction (so the correction and the game action that carries it commit together)."""
+    conn.execute("UPDATE tosses SET correction = ? WHERE toss_id = ?", (json.dumps(colour_counts(counts)), toss_id))
+
+
 def _column_value(column: str, value: Any) -> Any:
     """JSON text for the map and list columns; SQL NULL (not the text 'null') for a missing one."""
     if column in _JSON_FIELDS and value is not None:

@@ -22,6 +22,7 @@ from companion.errors import KeshiError
 from companion.events import EventBus
 from companion.rules import Game, RuleError
 from companion.store import Store
+from companion.tower.record import record_correction
 from companion.web import engine
 
 EDITIONS = tuple(engine.EDITION_NAMES)
@@ -291,8 +292,10 @@ class GameService:
                 + (", tower_result = NULL" if clear_tower else "") + " WHERE id = ?",
                 (version, len(live.game.log), int(bool(live.game.finished)), now, live.id),
             )
-            live.version = version
-            event_id = self._insert_event(db, live, kind, event)
+            if meta and meta.get("corrected") and meta.get("toss_id") and action is not None:
+                record_correction(db, meta["toss_id"], action.get("counts") or {})
+            event_id = self._insert_event(db, live, kind, event, version)
+        live.version = version  # only once the transaction has committed
         return Outcome(version, event_id)
 
     def record_tower(self, game_id: str, kind: str, data: dict[str, Any]) -> int:
@@ -310,12 +313,13 @@ class GameService:
         return event_id
 
     @staticmethod
-    def _insert_event(db: Any, live: LiveGame, kind: str, data: dict[str, Any]) -> int:
+    def _insert_event(db: Any, live: LiveGame, kind: str, data: dict[str, Any], version: int | None = None) -> int:
+        """Store one event of ``live`` at ``version`` (default: the game's current version)."""
         body = {"phase": live.game.phase, "season": live.game.season, "round": live.game.round,
                 "to_move": live.game.to_move, **data}
         cursor = db.execute(
             "INSERT INTO game_events (game_id, version, kind, data, created_at) VALUES (?, ?, ?, ?, ?)",
-            (live.id, live.version, kind, json.dumps(body), time.time()),
+            (live.id, live.version if version is None else version, kind, json.dumps(body), time.time()),
         )
         return int(cursor.lastrowid)
 

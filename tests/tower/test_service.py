@@ -67,6 +67,9 @@ class TruthCamera:
         assert isinstance(scene, Mapping)
         self.pieces = dict(scene)
 
+    def settle(self) -> None:
+        """Nothing to lock: like the simulated camera."""
+
     def capture(self) -> np.ndarray:
         if self.tower is not None and self.tower.rig is not None:
             self.light_at_capture.append(self.tower.rig.light.value)

@@ -11,7 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import COLOURS
+from companion.fairness.load import load_tosses
 from companion.rules.errors import RuleError
+from companion.tower.record import colour_counts, iter_tosses
 from companion.web import engine
 from tests.web.conftest import PLAYERS, Table, csrf_of
 from tests.web.play import first_action, scores
@@ -232,6 +234,14 @@ def test_a_toss_result_is_stored_and_a_correction_is_logged_not_silent(app: Flas
     meta = store.query("SELECT meta FROM game_log WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (table.game_id,))
     logged = json.loads(meta[0]["meta"])
     assert logged["corrected"] and logged["detected"] == {c: n for c, n in detected.items() if n}
+    # the toss log keeps the camera's counts and the table's correction; the statistics use the correction
+    (toss,) = [t for t in iter_tosses(store) if t.toss_id == logged["toss_id"]]
+    assert toss.pieces_out == colour_counts(detected)
+    assert toss.correction == colour_counts(corrected)
+    loaded = load_tosses(store)
+    row = [t.toss_id for t in iter_tosses(store)].index(toss.toss_id)
+    assert loaded.pieces_out[row].tolist() == [colour_counts(corrected)[c] for c in COLOURS]
+    assert loaded.corrected[row]
 
 
 def test_a_selection_stays_hidden_until_everyone_has_chosen(app: Flask, table: Table) -> None:
