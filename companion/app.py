@@ -50,6 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | P
     app.config.from_file("config.json", load=_load_json, silent=True)
     if test_config:
         app.config.from_mapping(test_config)
+    check_settings(app.config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
@@ -121,6 +122,22 @@ def shutdown_app(app: Flask) -> None:
     app.extensions["keshi.stopping"].set()
     app.extensions["keshi.tower"].stop()
     app.extensions["keshi.store"].close()
+
+
+def check_settings(config: Any) -> None:
+    """Refuse a setting of the wrong kind with a ``ConfigError`` naming it (instead of a traceback later)."""
+    if not isinstance(config["SIMULATE"], bool):
+        raise ConfigError(f"SIMULATE must be true or false, not {config['SIMULATE']!r}")
+    if not isinstance(config["TOWER_NAME"], str) or not config["TOWER_NAME"].strip():
+        raise ConfigError(f"TOWER_NAME must be a non-empty text, not {config['TOWER_NAME']!r}")
+    if config["TOWER_LAYER"] not in ("B1", "B2"):
+        raise ConfigError(f"TOWER_LAYER must be \"B1\" or \"B2\", not {config['TOWER_LAYER']!r}")
+    seed = config["SIMULATOR_SEED"]
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ConfigError(f"SIMULATOR_SEED must be a whole number or null, not {seed!r}")
+    scale = config["SIMULATOR_TIME_SCALE"]
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not scale > 0:
+        raise ConfigError(f"SIMULATOR_TIME_SCALE must be a positive number, not {scale!r}")
 
 
 def ensure_writable_instance(instance: Path) -> None:

@@ -36,6 +36,8 @@ class TimingConfig:
 
     def __post_init__(self) -> None:
         for name, value in vars(self).items():
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise TimingConfigError(f"timing threshold {name} must be a number, not {value!r}")
             if not value > 0:
                 raise TimingConfigError(f"timing threshold {name} must be positive, not {value}")
         if self.glitch_ms >= self.double_ms:

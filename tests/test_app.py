@@ -65,3 +65,22 @@ def test_broken_instance_config_is_a_config_error(tmp_path: Path) -> None:
     (tmp_path / "config.json").write_text("{not json")
     with pytest.raises(ConfigError, match="config.json is not valid JSON"):
         create_app({"SIMULATE": True}, instance_path=tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ({"SIMULATOR_TIME_SCALE": "fast"}, "SIMULATOR_TIME_SCALE must be a positive number, not 'fast'"),
+        ({"SIMULATOR_TIME_SCALE": 0}, "SIMULATOR_TIME_SCALE must be a positive number, not 0"),
+        ({"SIMULATOR_SEED": "7"}, "SIMULATOR_SEED must be a whole number or null"),
+        ({"TOWER_LAYER": "B3"}, 'TOWER_LAYER must be "B1" or "B2"'),
+        ({"TOWER_NAME": ""}, "TOWER_NAME must be a non-empty text"),
+        ({"SIMULATE": "yes"}, "SIMULATE must be true or false"),
+    ],
+)
+def test_a_setting_of_the_wrong_kind_in_config_json_is_named(
+    tmp_path: Path, setting: dict[str, object], message: str
+) -> None:
+    (tmp_path / "config.json").write_text(json.dumps(setting))
+    with pytest.raises(ConfigError, match=message):
+        create_app(instance_path=tmp_path)

@@ -10,7 +10,7 @@ import pytest
 
 from companion.errors import ConfigError
 from firmware.config import load_tower_config
-from firmware.errors import PinMapError
+from firmware.errors import PinMapError, TimingConfigError
 from firmware.pins import PinMap
 from firmware.timing import TimingConfig
 
@@ -47,6 +47,7 @@ def test_tower_json_overrides_pins_and_timing(tmp_path: Path) -> None:
         ({"timing": {"double_ns": 3}}, ConfigError, "unknown setting timing.double_ns"),
         ({"pin": {}}, ConfigError, "unknown setting pin"),
         ({"pins": {"beam": 18}}, PinMapError, "GPIO18 is assigned twice"),
+        ({"timing": {"settle_ms": "abc"}}, TimingConfigError, "settle_ms must be a number, not 'abc'"),
         ([1, 2], ConfigError, "must hold a JSON object"),
     ],
 )
