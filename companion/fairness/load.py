@@ -107,7 +107,9 @@ _QUERY = (
 def load_tosses(store: Store, tower: str | None = None, since: float | None = None) -> TossData:
     """The stored tosses (optionally of one tower, from a UNIX time on), in recorded order."""
     where, params = toss_filter(tower, since)
-    rows = store.query(_QUERY + where + " ORDER BY id", params)
+    # a toss nobody counted (no camera count, no correction by the table) says nothing about release
+    counted = " AND (counts_source != 'none' OR correction IS NOT NULL)"
+    rows = store.query(_QUERY + where + counted + " ORDER BY id", params)
     columns = list(zip(*rows, strict=True)) if rows else [()] * 14
     pieces_in = colour_grid(columns[6])
     pieces_out = colour_grid(columns[7])

@@ -389,13 +389,14 @@ class TowerService:
     def _finish(self, toss: _Toss, settled: Settled) -> None:
         """Capture and count, cross-check with the beam, store the record, then publish the result."""
         try:
-            frame, camera = self._count(toss)
+            frame, camera = self._capture(toss)
             beam_count = settled.beam_count
             if toss.outcome is not None and camera is None:
                 counts, source, flagged = toss.outcome.released, "simulator-truth", False
             else:
+                # no camera count: nothing is known of what fell out until the table says ("none")
                 counts = colour_counts(camera.counts) if camera is not None else colour_counts()
-                source = "camera"
+                source = "camera" if camera is not None else "none"
                 flagged = camera is None or needs_confirmation(beam_count, camera)
             snapshot = self._save_snapshot(toss.toss_id, frame) if camera is not None else None
             before, after = self._contents(toss, counts)
@@ -418,14 +419,25 @@ class TowerService:
                 self._report_silent_beam(toss, camera)
             elif not self.timer.stuck:
                 self._beam_state = "ok"
-        except Exception as exc:  # a failed capture must not kill the tower: report it, go on
+        except Exception as exc:  # a failure here must not kill the tower: report it, go on
             log.exception("toss %s could not be finished", toss.toss_id)
-            self.bus.publish("tower.fault", {"kind": "capture_failed",
-                                             "message": f"toss {toss.toss_id} could not be counted: {exc}"})
+            self.bus.publish("tower.fault", {"kind": "toss_failed",
+                                             "message": f"toss {toss.toss_id} could not be recorded: {exc}"})
         finally:
             with self._lock:
                 self._current = None
                 self._horizon = float("inf")
+
+    def _capture(self, toss: _Toss) -> tuple[Any, CameraCount | None]:
+        """``_count``, but a camera that fails costs the count, not the toss: the record keeps the
+        beam's drop times and what went in, flagged for the table, and a fault says why."""
+        try:
+            return self._count(toss)
+        except Exception as exc:  # any camera or detector failure
+            log.exception("toss %s could not be counted", toss.toss_id)
+            self.bus.publish("tower.fault", {"kind": "capture_failed",
+                                             "message": f"toss {toss.toss_id} could not be counted: {exc}"})
+            return None, None
 
     def _count(self, toss: _Toss) -> tuple[Any, CameraCount | None]:
         """The counted frame and its count; (None, None) without a camera that can count."""

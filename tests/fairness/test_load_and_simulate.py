@@ -14,7 +14,7 @@ from companion.fairness.montecarlo import simulate_sessions
 from companion.fairness.simulate import simulate_into_store
 from companion.store import Store
 from companion.tower.model import SimulatedTower, TowerParams
-from companion.tower.record import TossRecord, iter_tosses, save_toss
+from companion.tower.record import TossRecord, iter_tosses, record_correction, save_toss
 
 
 def grid(records: list[TossRecord], field: str) -> np.ndarray:
@@ -124,3 +124,18 @@ def test_vectorised_sessions_play_the_same_tower_as_simulated_tower() -> None:
         pieces_in += grids.pieces_in[0][index]
         pieces_out += [outcome.released[c] for c in COLOURS]
     assert fast == pytest.approx(pieces_out / pieces_in, abs=0.02)
+
+
+def test_a_toss_nobody_counted_is_left_out_until_the_table_corrects_it(store: Store) -> None:
+    def toss(toss_id: str, source: str) -> TossRecord:
+        return TossRecord(toss_id=toss_id, tower="t", layer="B1", mode="hardware", started_at=1.0,
+                          pieces_in={"red": 2}, pieces_out={} if source == "none" else {"red": 1},
+                          contents_before={}, contents_after={}, counts_source=source, flagged=source == "none")
+
+    save_toss(store, toss("counted", "camera"))
+    save_toss(store, toss("uncounted", "none"))
+    assert len(load_tosses(store).layer) == 1  # zeros from a missing camera are not "nothing fell out"
+    with store.write() as conn:
+        record_correction(conn, "uncounted", {"red": 2})
+    data = load_tosses(store)
+    assert len(data.layer) == 2 and data.pieces_out[1][COLOURS.index("red")] == 2 and data.corrected[1]

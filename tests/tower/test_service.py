@@ -434,3 +434,27 @@ def test_capture_frame_waits_for_a_camera_still_opening(
         assert service.capture_frame().shape == (48, 64, 3)
     finally:
         service.stop()
+
+
+class BrokenCamera(TruthCamera):
+    """A camera whose capture fails (a cable pulled mid-game)."""
+
+    def capture(self) -> np.ndarray:
+        raise OSError("camera cable pulled")
+
+
+def test_a_camera_that_fails_costs_the_count_not_the_toss(
+    tower: TowerService, bus: CheckingBus, store: Store
+) -> None:
+    tower.camera = BrokenCamera(tower)
+    toss_id = tower.toss({"green": 5, "red": 2})
+    events = events_until(bus, "toss.result")
+    faults = [e.data for e in events if e.topic == "tower.fault"]
+    assert faults and faults[-1]["kind"] == "capture_failed" and "camera cable pulled" in faults[-1]["message"]
+    result = events[-1].data
+    assert result["toss_id"] == toss_id and result["snapshot"] is None
+    assert result["source"] == "simulator-truth"  # off the Pi the simulator still knows what fell
+    assert bus.stored_before_result == [True]
+    (record,) = iter_tosses(store)
+    assert record.pieces_in["green"] == 5 and record.drop_times_ms == [
+        e.data["t_ms"] for e in events if e.topic == "toss.drop"]
