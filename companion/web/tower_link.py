@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from companion.web.games import GameService
 log = logging.getLogger("keshi.web")
 
 POLL_SECONDS = 0.25
+KEPT_TOSSES = 256
 
 
 class TowerLink:
@@ -33,7 +35,8 @@ class TowerLink:
         self.instance = instance
         self.games = games
         self.stopping = stopping
-        self._toss_games: dict[str, str] = {}
+        #: toss id -> game id, for the most recent ``KEPT_TOSSES`` tosses (older ones are long settled)
+        self._toss_games: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
         self._subscription = bus.subscribe()
         self._thread = threading.Thread(target=self._run, name="tower-link", daemon=True)
@@ -45,6 +48,8 @@ class TowerLink:
         """Remember that ``toss_id`` belongs to ``game_id`` (called right after ``tower.toss``)."""
         with self._lock:
             self._toss_games[toss_id] = game_id
+            while len(self._toss_games) > KEPT_TOSSES:
+                self._toss_games.popitem(last=False)
 
     def game_of(self, topic: str, data: dict[str, Any]) -> str | None:
         """The game a tower event belongs to, if any."""

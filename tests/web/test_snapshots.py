@@ -98,3 +98,14 @@ def test_a_real_simulated_toss_shows_its_camera_snapshot_and_confidence(app: Fla
     assert set(confidence) == seen
     assert all(confidence[c]["count"] == result["counts"].get(c, result["unknown"]) for c in seen)
     assert all(0 <= v["lowest"] <= v["mean"] <= 1 for v in confidence.values())
+
+
+def test_the_tower_link_remembers_only_recent_tosses(app: Flask) -> None:
+    """A café tower tosses all day: the toss -> game map must not grow without end."""
+    from companion.web.tower_link import KEPT_TOSSES, TowerLink
+
+    link: TowerLink = app.extensions["keshi.tower_link"]
+    for n in range(KEPT_TOSSES + 10):
+        link.expect(f"toss-{n}", "game-1")
+    assert link.game_of("toss.drop", {"toss_id": f"toss-{KEPT_TOSSES + 9}"}) == "game-1"
+    assert link.game_of("toss.drop", {"toss_id": "toss-0"}) is None  # long settled, forgotten
