@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -77,6 +78,16 @@ def test_corrupt_and_missing_images(cal_file: Path, tmp_path: Path, capsys: pyte
     assert "corrupt.png" in one_line_error(capsys, ["vision", "count", str(corrupt), "--calibration", str(cal_file)])
     missing = tmp_path / "nope.png"
     assert "not found" in one_line_error(capsys, ["vision", "count", str(missing), "--calibration", str(cal_file)])
+    assert "is a folder" in one_line_error(capsys, ["vision", "count", str(tmp_path), "--calibration", str(cal_file)])
+
+
+def test_a_greyscale_image_is_refused_not_counted(
+    cal_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    grey = tmp_path / "grey.png"
+    cv2.imwrite(str(grey), np.full((480, 640), 170, np.uint8))
+    err = one_line_error(capsys, ["vision", "count", str(grey), "--calibration", str(cal_file)])
+    assert "grey.png" in err and "greyscale" in err
 
 
 def test_frame_of_another_size(cal_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
