@@ -17,7 +17,7 @@ from companion.errors import KeshiError
 from companion.rules import ActionFormatError, LogError, RuleError, SetupError
 from companion.tower.service import TowerBusyError
 from companion.web import access, engine
-from companion.web.games import GameMovedOn, GameNotFound, GameService, LiveGame
+from companion.web.games import GameMovedOn, GameNotFound, GameService, LiveGame, Outcome
 from companion.web.views import build_view
 
 bp = Blueprint("games_api", __name__, url_prefix="/api")
@@ -117,6 +117,11 @@ def post_action(game_id: str) -> ResponseReturnValue:
             meta["correction_label"] = "corrected by the table from the tower's " + (
                 ", ".join(f"{n} {c}" for c, n in detected.items()) or "nothing")
     outcome = service().act(game_id, action, body.get("version"), _idempotency_key(body), meta)
+    return outcome_response(outcome, live)
+
+
+def outcome_response(outcome: Outcome, live: LiveGame) -> ResponseReturnValue:
+    """An accepted change: 201 with the new version and view (200 when an idempotency key replayed it)."""
     return jsonify(version=outcome.version, event_id=outcome.event_id, replayed=outcome.replayed,
                    view=view_of(live)), 200 if outcome.replayed else 201
 
@@ -127,8 +132,7 @@ def post_undo(game_id: str) -> ResponseReturnValue:
     access.require_seat(game_id, live.pin)
     body = json_body()
     outcome = service().undo(game_id, body.get("version"), _idempotency_key(body))
-    return jsonify(version=outcome.version, event_id=outcome.event_id, replayed=outcome.replayed,
-                   view=view_of(live)), 200 if outcome.replayed else 201
+    return outcome_response(outcome, live)
 
 
 @bp.post("/games/<game_id>/toss")
