@@ -1,19 +1,33 @@
-"""``keshi game ...``: replay a rules-engine game log or play a random legal game.
+"""``keshi game ...``: replay a game log or play a random legal game, of any game the companion runs.
 
-The engine (``companion.rules``) is imported when a subcommand runs, so ``keshi --help`` stays fast
-and other subcommands never pay for it.
+Each game is an engine package with a ``cli_api`` module offering the same five functions
+(``play_random``, ``write_log``, ``read_log``, ``result_summary``, ``result_text``): Marrakesh
+(``companion.rules``, the default), Morocco and Sabika. The engine is imported when a subcommand runs,
+so ``keshi --help`` stays fast and other subcommands never pay for it.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import ModuleType
+from typing import Any
 
-if TYPE_CHECKING:
-    from companion.rules.game import Game
+from companion.errors import KeshiError
+
+#: Every game ``keshi game`` plays, by the module offering its CLI functions.
+GAMES: dict[str, str] = {
+    "marrakesh": "companion.rules.cli_api",
+    "morocco": "companion.morocco.cli_api",
+    "sabika": "companion.sabika.cli_api",
+}
+
+
+class GameOptionError(KeshiError, ValueError):
+    """An option was given for a game that has no such thing (an edition for Morocco, say)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,19 +38,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     replay = game_sub.add_parser("replay", help="replay a JSON-lines game log and print the scores")
     replay.add_argument("log", type=Path, metavar="LOG.jsonl", help="game log written by the engine")
+    _add_game_option(replay)
     replay.add_argument("--json", action="store_true", help="print the result as JSON")
     replay.set_defaults(func=_replay)
 
     rand = game_sub.add_parser("random", help="play a random legal game (simulator)")
+    _add_game_option(rand)
     rand.add_argument("--players", type=int, choices=(2, 3, 4), required=True, help="number of players")
     rand.add_argument("--seed", type=int, required=True, help="seed for setup draws, tower and choices")
-    rand.add_argument("--edition", default="essential",
-                      help="rules edition: essential (default) or classic (companion.rules.variants)")
+    rand.add_argument("--edition",
+                      help="Marrakesh rules edition: essential (default) or classic (companion.rules.variants)")
     rand.add_argument("--expansions", type=_expansion_list, default=(), metavar="1,2,3,4,5",
-                      help="expansion modules to play (comma-separated numbers 1-5; default: none)")
+                      help="Marrakesh expansion modules to play (comma-separated numbers 1-5; default: none)")
     rand.add_argument("--out", type=Path, metavar="LOG.jsonl", help="write the game log here")
     rand.add_argument("--json", action="store_true", help="print the result as JSON")
     rand.set_defaults(func=_random)
+
+
+def _add_game_option(parser: argparse.ArgumentParser) -> None:
+    """``--game``: which game's engine plays or reads the log (Marrakesh unless said otherwise)."""
+    parser.add_argument("--game", choices=tuple(GAMES), default="marrakesh",
+                        help="which game: marrakesh (default), morocco or sabika")
+
+
+def _engine(game: str) -> ModuleType:
+    """The ``cli_api`` module of ``game``'s engine."""
+    return importlib.import_module(GAMES[game])
 
 
 def _expansion_list(text: str) -> tuple[int, ...]:
@@ -48,30 +75,31 @@ def _expansion_list(text: str) -> tuple[int, ...]:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from companion.rules.log import read_log
-
-    game = read_log(args.log.read_text(encoding="utf-8"), source=str(args.log))
-    _print_result(game, as_json=args.json)
+    engine = _engine(args.game)
+    game = engine.read_log(args.log.read_text(encoding="utf-8"), str(args.log))
+    _print_result(engine, game, as_json=args.json)
     return 0
 
 
 def _random(args: argparse.Namespace) -> int:
-    from companion.rules.log import write_log
-    from companion.rules.simulate import play_random_game
-
-    game = play_random_game(args.players, args.seed, edition=args.edition, expansions=args.expansions)
+    if args.game != "marrakesh" and (args.edition is not None or args.expansions):
+        raise GameOptionError(f"--edition and --expansions are Marrakesh options; {args.game} has neither")
+    engine = _engine(args.game)
+    if args.game == "marrakesh":
+        game = engine.play_random(args.players, args.seed, edition=args.edition or "essential",
+                                  expansions=args.expansions)
+    else:
+        game = engine.play_random(args.players, args.seed)
     if args.out is not None:
-        args.out.write_text(write_log(game), encoding="utf-8")
-    _print_result(game, as_json=args.json)
+        args.out.write_text(engine.write_log(game), encoding="utf-8")
+    _print_result(engine, game, as_json=args.json)
     return 0
 
 
-def _print_result(game: Game, *, as_json: bool) -> None:
-    from companion.rules.report import result_summary, result_text
-
-    summary = result_summary(game)
+def _print_result(engine: ModuleType, game: Any, *, as_json: bool) -> None:
+    summary = engine.result_summary(game)
     if as_json:
         json.dump(summary, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(result_text(summary))
+        sys.stdout.write(engine.result_text(summary))
