@@ -56,11 +56,13 @@ $(VENV)/.installed-dev: $(VENV)/.installed
 	@touch $@
 
 # Browser tests drive Debian's Chromium (a Playwright browser download cannot work offline);
-# OpenSCAD renders the printable mount in its test. Installed with apt when run as root.
-TEST_APT := chromium fonts-dejavu-core openscad
+# OpenSCAD renders the printable mount in its test; the hub's tests start a real Mosquitto and
+# PostgreSQL. Installed with apt when run as root.
+TEST_APT := chromium fonts-dejavu-core openscad mosquitto postgresql
 .PHONY: test-system-deps
 test-system-deps:
-	@if [ ! -x /usr/bin/chromium ] || ! command -v openscad >/dev/null; then \
+	@if [ ! -x /usr/bin/chromium ] || ! command -v openscad >/dev/null || [ ! -x /usr/sbin/mosquitto ] \
+	    || [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
 	  if [ "$(IS_ROOT)" = 1 ]; then apt-get update -q && $(APT_GET) install $(TEST_APT); \
 	  elif [ ! -x /usr/bin/chromium ]; then \
 	    echo "Chromium is missing: run 'sudo apt-get install $(TEST_APT)' (browser tests need it)" >&2; exit 1; \

@@ -22,6 +22,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "companion.serve_cli",
     "companion.game_cli",
     "companion.tower.cli",
+    "companion.hub.cli",
     "vision.cli",
 )
 

@@ -1,0 +1,199 @@
+"""The hub dashboard: every table live, and the fairness report per tower and across towers.
+
+Everything except ``/login`` and ``/healthz`` needs a logged-in dashboard user (``keshi hub
+--add-user``); pages redirect to the login form, the JSON API answers 401. The login form carries a
+CSRF token and wrong passwords are counted per user name and per address: after
+``MAX_LOGIN_FAILURES`` in a minute, logging in waits (429). The broker appears only as
+``mqtt://host:port`` and the database not at all: no page ever shows a credential.
+
+Pages: ``/`` (the tables, refreshed every few seconds from ``/api/towers``), ``/fairness/`` (the
+per-table report's page on the hub's tosses; ``?tower=NAME`` for one tower, the other filters as on
+a table's own dashboard) and ``/fairness/report.json``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+
+from companion.errors import KeshiError
+from companion.fairness.render import render_html, render_json
+from companion.fairness.report import SCOPE_KEYS
+from companion.hub.fairness import hub_report
+from companion.hub.store import HubStore
+
+MAX_LOGIN_FAILURES = 10
+LOGIN_WINDOW_S = 60.0
+OPEN_ENDPOINTS = frozenset({"hub.login", "hub.healthz", "static"})
+
+bp = Blueprint("hub", __name__, template_folder="templates")
+
+
+class LoginGuard:
+    """Counts wrong passwords per key (user name, address) within a sliding minute."""
+
+    def __init__(self) -> None:
+        self._failures: dict[str, deque[float]] = defaultdict(deque)
+        self._lock = threading.Lock()
+
+    def blocked(self, *keys: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            for key in keys:
+                failures = self._failures[key]
+                while failures and now - failures[0] > LOGIN_WINDOW_S:
+                    failures.popleft()
+            return any(len(self._failures[key]) >= MAX_LOGIN_FAILURES for key in keys)
+
+    def failed(self, *keys: str) -> None:
+        with self._lock:
+            for key in keys:
+                self._failures[key].append(time.monotonic())
+
+
+def create_hub_app(store: HubStore, status: Callable[[], dict[str, Any]]) -> Flask:
+    """The dashboard app around ``store``; ``status`` tells the ingestor's state."""
+    app = Flask(__name__)
+    app.debug = False  # never the interactive debugger: anyone on the café network could run code
+    app.config.update(SECRET_KEY=store.secret_key(), SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
+    app.extensions["keshi.hub.store"] = store
+    app.extensions["keshi.hub.status"] = status
+    app.extensions["keshi.hub.logins"] = LoginGuard()
+    app.before_request(_require_login)
+    app.jinja_env.globals["csrf_token"] = _csrf_token
+    app.register_blueprint(bp)
+    return app
+
+
+def _store() -> HubStore:
+    store: HubStore = current_app.extensions["keshi.hub.store"]
+    return store
+
+
+def _csrf_token() -> str:
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = session["csrf"] = secrets.token_urlsafe(24)
+    return token
+
+
+def _require_login() -> ResponseReturnValue | None:
+    """``before_request``: a logged-in user for everything but the open endpoints; CSRF on POST."""
+    if request.method == "POST":
+        sent = request.form.get("csrf_token", "")
+        expected = session.get("csrf")
+        if not isinstance(expected, str) or not hmac.compare_digest(sent, expected):
+            return Response("missing or wrong form token: reload the page and try again\n", 403, mimetype="text/plain")
+    if request.endpoint in OPEN_ENDPOINTS or session.get("user"):
+        return None
+    if request.path.startswith("/api/") or request.path.endswith(".json"):
+        return jsonify(error="log in to the hub dashboard first"), 401
+    return redirect(url_for("hub.login", next=request.full_path.rstrip("?")))
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> ResponseReturnValue:
+    """The login form; a right name and password start a session."""
+    error = None
+    status = 200
+    if request.method == "POST":
+        name = request.form.get("name", "").strip()
+        password = request.form.get("password", "")
+        guard: LoginGuard = current_app.extensions["keshi.hub.logins"]
+        keys = (f"user:{name}", f"addr:{request.remote_addr}")
+        if guard.blocked(*keys):
+            error, status = "Too many wrong passwords: wait a minute and try again.", 429
+        elif _store().check_user(name, password):
+            session.clear()
+            session["user"] = name
+            return redirect(_safe_next(request.args.get("next")))
+        else:
+            guard.failed(*keys)
+            error, status = "Wrong name or password.", 401
+    return render_template("hub/login.html", error=error), status
+
+
+@bp.post("/logout")
+def logout() -> ResponseReturnValue:
+    session.clear()
+    return redirect(url_for("hub.login"))
+
+
+@bp.get("/")
+def towers_page() -> ResponseReturnValue:
+    """Every table: online or not, last toss, keshis held, fault, verdict, what the hub stored."""
+    status = current_app.extensions["keshi.hub.status"]()
+    return render_template("hub/towers.html", towers=_towers(), hub=status, user=session["user"])
+
+
+@bp.get("/api/towers")
+def towers_api() -> ResponseReturnValue:
+    """Every tower as stored, each with the ``shown`` texts of its dashboard row."""
+    return jsonify(towers=_towers(), hub=current_app.extensions["keshi.hub.status"]())
+
+
+def _towers() -> list[dict[str, Any]]:
+    return [{**tower, "shown": shown(tower)} for tower in _store().towers()]
+
+
+def shown(tower: dict[str, Any]) -> dict[str, str]:
+    """The texts of a tower's row, with a dash for whatever its state message did not say."""
+    state: dict[str, Any] = tower["state"] if isinstance(tower["state"], dict) else {}
+    last: dict[str, Any] = state["last_toss"] if isinstance(state.get("last_toss"), dict) else {}
+    fault: dict[str, Any] | None = state["fault"] if isinstance(state.get("fault"), dict) else None
+    return {
+        "status": "online" if tower["online"] else "offline",
+        "last_toss": f"{last['in']} → {last['out']}" if "in" in last and "out" in last else "–",
+        "held": str(state.get("pieces_held", "–")),
+        "fault": str(fault.get("message") or fault.get("kind") or "fault") if fault else "none",
+        "verdict": str(state.get("verdict", "–")),
+    }
+
+
+@bp.get("/fairness/")
+def fairness_page() -> ResponseReturnValue:
+    """The fairness report across every tower, or one tower's with ``?tower=NAME``."""
+    try:
+        report = hub_report(_store(), _filters())
+    except KeshiError as exc:
+        return Response(f"bad request: {exc}\n", 400, mimetype="text/plain")
+    return Response(render_html(report), mimetype="text/html")
+
+
+@bp.get("/fairness/report.json")
+def fairness_json() -> ResponseReturnValue:
+    try:
+        report = hub_report(_store(), _filters())
+    except KeshiError as exc:
+        return jsonify(error=str(exc)), 400
+    return Response(render_json(report), mimetype="application/json")
+
+
+@bp.get("/healthz")
+def healthz() -> ResponseReturnValue:
+    """Database and broker status for a monitor (no login, nothing secret)."""
+    database = _store().health()
+    connected = bool(current_app.extensions["keshi.hub.status"]()["connected"])
+    body = {"status": "ok" if database == "ok" and connected else "degraded", "database": database,
+            "broker_connected": connected}
+    return jsonify(body), 200 if database == "ok" else 503
+
+
+def _filters() -> dict[str, str | None]:
+    return {name: (request.args.get(name) or None) for name in SCOPE_KEYS}
+
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this site (never another host) after logging in."""
+    if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc:
+        return target
+    return url_for("hub.towers_page")
