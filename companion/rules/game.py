@@ -173,7 +173,7 @@ class Game:
         out["to_move"] = self.to_move
         out["tower"] = {"inside": out.pop("tower_inside"), "tossed_total": out.pop("tossed_total"),
                         "released_total": out.pop("released_total"), "display": out.pop("display"),
-                        "supply": out.pop("supply")}
+                        "supply": out.pop("supply"), "leftovers": out.pop("tower_leftovers")}
         return out
 
     def winners(self) -> list[int]:
@@ -532,13 +532,23 @@ class Game:
         for c, n in a.counts.items():
             if c not in COLOURS or not isinstance(n, int) or n < 0:
                 raise IllegalRelease(f"tower release must count each of the 12 colours >= 0: {c!r}: {n!r}")
-            if n > s.tower_inside[c]:
-                raise IllegalRelease(f"the tower cannot release {n} {c} keshis: only {s.tower_inside[c]} are inside")
         for c, n in a.counts.items():
+            if n > s.tower_inside[c]:
+                self._leftover(c, n - s.tower_inside[c])
             s.tower_inside[c] -= n
             s.released_total[c] += n
             s.display[c] += n
         s.phase, s.turn = "claim", 0
+
+    def _leftover(self, colour: str, n: int) -> None:
+        """``n`` keshis of ``colour`` fell out that nobody believed inside: a leftover of an earlier game
+        or a miscounted toss. The table's count wins (the pieces are in the tray): they join the tower
+        from the supply (as far as it has them) and are booked as leftovers, so the display, the
+        claims and the tower's totals all stay consistent."""
+        s = self.s
+        s.supply[colour] -= min(n, max(0, s.supply[colour]))
+        s.tower_inside[colour] += n
+        s.tower_leftovers[colour] += n
 
     def _claim(self, a: Claim) -> None:
         s = self.s

@@ -98,6 +98,9 @@ class GameState:
     display: dict[str, int] = field(default_factory=zero_counts)
     supply: dict[str, int] = field(default_factory=zero_counts)
     returned_unclaimed: dict[str, int] = field(default_factory=zero_counts)
+    tower_leftovers: dict[str, int] = field(default_factory=zero_counts)
+    """Keshis that fell out of the tower without being believed inside (left from an earlier game or
+    a miscounted toss): they joined the tower from the supply just before falling out."""
     stack: list[dict[str, Any]] = field(default_factory=list)
     pending: dict[str, Any] | None = None
     scroll_display: dict[str, list[int]] = field(default_factory=dict)

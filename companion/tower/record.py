@@ -103,6 +103,12 @@ def record_correction(conn: sqlite3.Connection, toss_id: str, counts: Mapping[st
     conn.execute("UPDATE tosses SET correction = ? WHERE toss_id = ?", (json.dumps(colour_counts(counts)), toss_id))
 
 
+def clear_correction(conn: sqlite3.Connection, toss_id: str) -> None:
+    """Take back the table's correction of toss ``toss_id`` (an undone release), in the caller's
+    write transaction."""
+    conn.execute("UPDATE tosses SET correction = NULL WHERE toss_id = ?", (toss_id,))
+
+
 def _column_value(column: str, value: Any) -> Any:
     """JSON text for the map and list columns; SQL NULL (not the text 'null') for a missing one."""
     if column in _JSON_FIELDS and value is not None:

@@ -25,7 +25,7 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,16 @@ EDGE_LATENCY_S = 0.005
 SNAPSHOT_DIR = "snapshots"
 #: How long the camera's users (the calibration wizard) wait for a camera still opening (seconds).
 CAMERA_START_WAIT_S = 120.0
+
+
+def next_contents(before: Mapping[str, int], pieces_in: Mapping[str, int], out: Mapping[str, int]) -> ColourCounts:
+    """The Pi's running estimate of what the tower holds after a toss: held + tossed in − counted out.
+
+    A piece counted out that was not believed inside cannot make the estimate negative (it was a
+    leftover); a piece the camera missed stays "held" until the table's correction (``set_contents``)
+    or an emptied tower says otherwise.
+    """
+    return {c: max(0, before.get(c, 0) + pieces_in.get(c, 0) - out.get(c, 0)) for c in COLOURS}
 
 
 class TowerBusyError(KeshiError, RuntimeError):
@@ -116,7 +126,11 @@ class TowerService:
         self.rig: TowerRig | None = None
         self.player: BeamPlayer | None = None
         self.camera: TrayCamera | None = None
-        self._held = colour_counts()  # hardware: what the tower holds, as far as the camera knows
+        self._held = colour_counts()  # hardware: what the tower holds, as far as the camera and table know
+        #: Called when the toss button is pressed; starts the toss itself (for the game waiting for one)
+        #: and returns its id, or returns None to let the button toss with nothing known to go in.
+        self.button_handler: Callable[[], str | None] | None = None
+        self._misread: dict[str, int] | None = None  # simulated: a miscount for the next result
         self._lock = threading.Lock()
         self._camera_lock = threading.Lock()  # one capture (or calibration reload) at a time
         self._camera_problem = "the tower has no camera"
@@ -262,6 +276,60 @@ class TowerService:
             raise CameraUnavailableError(self._camera_problem)
         return self.camera
 
+    # -- what the tower holds -----------------------------------------------------------------
+    def contents(self) -> ColourCounts:
+        """What the tower holds: the simulator's truth, or on the Pi the running estimate."""
+        with self._lock:
+            return dict(self.tower.held) if self.mode == "simulated" else dict(self._held)
+
+    def set_contents(self, counts: Mapping[str, int], reason: str) -> ColourCounts:
+        """Make the tower hold ``counts`` as far as it knows, because the table said so (``reason``):
+        the game's count after a confirmed or corrected release, an undo, or a tower emptied by hand.
+
+        On the Pi this replaces the running estimate (the next toss's ``contents_before``); the
+        simulated tower follows too, so it never holds what the table says is not there. Refused with
+        ``TowerBusyError`` while a toss runs (its record is being made from the old contents).
+        Returns what it held before.
+        """
+        wanted = colour_counts(counts)
+        with self._lock:
+            if self._current is not None or self.timer.in_toss:
+                raise TowerBusyError("the tower is tossing: wait for its result before changing what it holds")
+            before = dict(self.tower.held) if self.mode == "simulated" else dict(self._held)
+            if self.mode == "simulated":
+                self.tower.held = dict(wanted)
+            else:
+                self._held = dict(wanted)
+        if before != wanted:
+            log.info("tower contents set by the table (%s): %s", reason, {c: n for c, n in wanted.items() if n})
+            self.bus.publish("tower.contents", {"contents": wanted, "before": before, "reason": reason})
+        return before
+
+    def empty(self, found: Mapping[str, int] | None = None) -> ColourCounts:
+        """The table emptied the tower by hand (``found``: what fell out, when counted): it now holds
+        nothing. Returns what it was believed to hold."""
+        found_counts = colour_counts(found)
+        before = self.set_contents(colour_counts(), "emptied by hand")
+        self.bus.publish("tower.emptied", {"believed": before, "found": found_counts})
+        return before
+
+    def misread_next(self, change: Mapping[str, int]) -> None:
+        """Simulated tower only: the next toss's reported counts are off by ``change`` (per colour,
+        may be negative; never below 0), as a camera that misreads would be — the truth is untouched.
+        For rehearsing (and testing) the table's correction of a wrong count."""
+        if self.mode != "simulated":
+            raise KeshiError("only the simulated tower can be told to misread; on the Pi the camera does that")
+        unknown = sorted(set(change) - set(COLOURS))
+        if unknown:
+            raise KeshiError(f"unknown keshi colour(s) {', '.join(unknown)}")
+        self._misread = {c: int(n) for c, n in change.items()}
+
+    @property
+    def busy(self) -> bool:
+        """True while a toss runs (from its start until its result is published)."""
+        with self._lock:
+            return self._current is not None or self.timer.in_toss
+
     # -- tosses -------------------------------------------------------------------------------
     def toss(
         self,
@@ -299,10 +367,17 @@ class TowerService:
         return toss.toss_id
 
     def _button_pressed(self) -> None:
+        """The toss button: for the game waiting for a toss (via ``button_handler``, which says what
+        goes in), else a toss with nothing known to go in."""
         try:
+            if self.button_handler is not None and self.button_handler() is not None:
+                return
             self.toss(source="button")
         except TowerBusyError:
             log.info("toss button pressed while a toss is running; ignored")
+        except KeshiError as exc:  # the game refused the toss (e.g. a result still waits): say why
+            log.info("toss button refused: %s", exc)
+            self.bus.publish("tower.refused", {"source": "button", "message": str(exc)})
 
     def _random_handful(self) -> ColourCounts:
         pieces = dict.fromkeys(COLOURS, 0)
@@ -398,6 +473,13 @@ class TowerService:
                 counts = colour_counts(camera.counts) if camera is not None else colour_counts()
                 source = "camera" if camera is not None else "none"
                 flagged = camera is None or needs_confirmation(beam_count, camera)
+            camera_total = camera.total if camera is not None else None
+            misread, self._misread = self._misread, None
+            if misread is not None and toss.outcome is not None:
+                counts = {c: max(0, counts[c] + misread.get(c, 0)) for c in COLOURS}
+                if camera is not None:
+                    camera_total = sum(counts.values()) + camera.unknown
+                flagged = flagged or sum(counts.values()) != beam_count
             snapshot = self._save_snapshot(toss.toss_id, frame) if camera is not None else None
             before, after = self._contents(toss, counts)
             record = TossRecord(
@@ -405,7 +487,7 @@ class TowerService:
                 started_at=toss.started_at, pieces_in=toss.pieces_in, pieces_out=counts,
                 contents_before=before, contents_after=after,
                 drop_times_ms=[d.t_ms for d in settled.drops], beam_count=beam_count,
-                camera_count=camera.total if camera is not None else None,
+                camera_count=camera_total,
                 counts_source=source, flagged=flagged, **toss.context,
             )
             save_toss(self.store, record)
@@ -421,7 +503,7 @@ class TowerService:
                 self._beam_state = "ok"
         except Exception as exc:  # a failure here must not kill the tower: report it, go on
             log.exception("toss %s could not be finished", toss.toss_id)
-            self.bus.publish("tower.fault", {"kind": "toss_failed",
+            self.bus.publish("tower.fault", {"kind": "toss_failed", "toss_id": toss.toss_id,
                                              "message": f"toss {toss.toss_id} could not be recorded: {exc}"})
         finally:
             with self._lock:
@@ -468,7 +550,7 @@ class TowerService:
         if toss.outcome is not None:
             return toss.outcome.held_before, toss.outcome.held_after
         before = self._held
-        after = {c: max(0, before[c] + toss.pieces_in[c] - counts[c]) for c in COLOURS}
+        after = next_contents(before, toss.pieces_in, counts)
         self._held = after
         return before, after
 

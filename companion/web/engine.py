@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from companion import COLOURS
 from companion.rules import Game, SetupOptions, action_from_dict, action_to_dict
 from companion.rules.expansion_setup import EXPANSIONS
 from companion.rules.log import read_log as engine_read_log
@@ -97,6 +98,29 @@ def selection_options(game: Game) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+#: The game's phases in player words.
+PHASE_TEXT: dict[str, str] = {
+    "select": "choosing keshis", "toss": "tossing the tower", "claim": "claiming keshis",
+    "exchange": "exchanging", "assistants": "using assistants", "round_end": "end of the round",
+    "season_end": "season scoring", "final": "final scoring", "finished": "the game is over",
+}
+
+
+def phase_text(phase: str) -> str:
+    """A phase in player words."""
+    return PHASE_TEXT.get(phase, phase.replace("_", " "))
+
+
+def pieces_in(game: Game) -> dict[str, int]:
+    """The keshis that go into the tower this round: every player's revealed selection (all 12 colours)."""
+    counts = dict.fromkeys(COLOURS, 0)
+    for player in game.players:
+        for colour in player.selected:
+            if colour in counts:
+                counts[colour] += 1
+    return counts
+
+
 def write_log(game: Game) -> str:
     """The engine's JSON-lines log of ``game``."""
     return engine_write_log(game)
@@ -107,8 +131,55 @@ def read_log(text: str, source: str) -> Game:
     return engine_read_log(text, source=source)
 
 
-def label(action: Mapping[str, Any], names: list[str]) -> str:
-    """A short sentence for the log and the screens, e.g. ``"Jan claims green + green"``."""
+#: Score breakdown categories in player words (the engine's keys are internal).
+CATEGORY_LABELS: dict[str, str] = {
+    "river_evaluation": "River evaluation", "river_bonus": "River bonus", "line_bonus": "Line bonus",
+    "desert_towns": "Desert towns", "filled_sectors": "Filled sectors", "gates": "City gates",
+    "green": "Green keshis", "green_steps": "Palace and mosque steps", "jetty": "Jetty",
+    "luxury_goods": "Luxury goods", "main_square": "Main square", "oases": "Oases",
+    "provisions": "Provisions", "resources": "Leftover resources", "sahara": "Sahara",
+    "scrolls": "Scrolls", "exchange": "Exchange office",
+}
+
+
+def category_text(key: str) -> str:
+    """A score category in player words (unknown keys: underscores become spaces, first letter up)."""
+    return CATEGORY_LABELS.get(key) or key.replace("_", " ").replace(".", " ").capitalize()
+
+
+def counts_text(counts: Mapping[str, Any] | None) -> str:
+    """``{"green": 2, "white": 1}`` as ``"2 green, 1 white"`` (``"nothing"`` when empty)."""
+    return ", ".join(f"{n} {c}" for c, n in (counts or {}).items() if n) or "nothing"
+
+
+def taken_back_text(action: Mapping[str, Any], names: list[str], secret: bool) -> str:
+    """What undoing ``action`` takes back, in player words, e.g. ``"Ben's claim (green + green)"``.
+
+    ``secret``: the action is a selection that others must not see yet (only "choice of keshis").
+    """
+    kind = action.get("type")
+    player = action.get("player")
+    who = names[player] if isinstance(player, int) and 0 <= player < len(names) else "the table"
+    if kind == "select":
+        return f"{who}'s choice of keshis" if secret else f"{who}'s reveal ({' + '.join(action['colours'])})"
+    if kind == "release":
+        return f"the tower release ({counts_text(action.get('counts'))})"
+    if kind == "claim":
+        return f"{who}'s claim ({' + '.join(action['colours'])})"
+    if kind == "use_assistant":
+        return f"{who}'s {str(action['sector']).replace('_', ' ')} assistant"
+    if kind == "choose":
+        return f"{who}'s choice ({option_text(action.get('option'))})"
+    if kind == "answer":
+        return f"the table's answer ({option_text(action.get('value'))})"
+    return "the last action"
+
+
+def label(action: Mapping[str, Any], names: list[str], prompt: str | None = None) -> str:
+    """A short sentence for the log and the screens, e.g. ``"Jan claims green + green"``.
+
+    ``prompt``: for an answer, the question it answered (the question's key is never shown).
+    """
     kind = action.get("type")
 
     def who() -> str:
@@ -119,9 +190,7 @@ def label(action: Mapping[str, Any], names: list[str]) -> str:
         wild = action.get("wild_sectors") or []
         return f"{who()} selects {' + '.join(action['colours'])}" + (f" (red to {', '.join(wild)})" if wild else "")
     if kind == "release":
-        counts = action.get("counts", {})
-        shown = ", ".join(f"{n} {c}" for c, n in counts.items()) or "nothing"
-        return f"The tower releases {shown}"
+        return f"The tower releases {counts_text(action.get('counts'))}"
     if kind == "claim":
         return f"{who()} claims {' + '.join(action['colours'])}"
     if kind == "use_assistant":
@@ -130,7 +199,8 @@ def label(action: Mapping[str, Any], names: list[str]) -> str:
     if kind == "choose":
         return f"{who()} chooses {option_text(action.get('option'))}"
     if kind == "answer":
-        return f"The table answers {action.get('key')}: {option_text(action.get('value'))}"
+        question = f"“{prompt}”" if prompt else "the question"
+        return f"The table answers {question}: {option_text(action.get('value'))}"
     return str(kind)
 
 

@@ -4,7 +4,8 @@ Game events come from the ``game_events`` table, whose ids never repeat (even af
 are sent with ``id:``; a reconnecting EventSource sends ``Last-Event-ID`` and gets exactly the events
 after it. The last message of each burst carries the current view, so a phone never refetches.
 Tower drops of this game's toss are sent live as ``event: tower`` without an id: they are an
-animation, not state, and the result they lead to is itself a durable event.
+animation, not state, and the result they lead to is itself a durable event. Every few quiet
+seconds an ``event: ping`` (no id) shows the phone that its stream is alive.
 """
 
 from __future__ import annotations
@@ -17,11 +18,15 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 
 from companion.events import EventBus
 from companion.web.games import GameNotFound, GameService
-from companion.web.stream import HEARTBEAT, events_with_heartbeats
+from companion.web.stream import events_with_heartbeats
 from companion.web.tower_link import TowerLink
 from companion.web.views import build_view_json
 
 bp = Blueprint("game_stream", __name__)
+
+#: The heartbeat as an event a page can see (a comment is invisible to EventSource): a phone that
+#: hears no ping for a while knows its stream is broken and reconnects with ``last_event_id``.
+PING = "event: ping\ndata: {}\n\n"
 
 
 def _resume_id(default: int) -> int:
@@ -67,7 +72,7 @@ def game_events(game_id: str) -> Response:
             yield from messages
             for event in events_with_heartbeats(subscription, stopping):
                 if event is None:
-                    yield HEARTBEAT
+                    yield PING
                 elif event.topic == "game.event" and event.data.get("game_id") == game_id:
                     if event.data.get("event_id", 0) > sent:
                         messages, sent = flush(sent)

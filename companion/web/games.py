@@ -6,24 +6,36 @@ row and a ``game_events`` row; only after that commits is it announced on the bu
 ``game.event``) and acknowledged to the phone. Two phones acting at once: each sends the game
 ``version`` it saw; the first wins, the second gets ``GameMovedOn`` with a fresh view. A request
 retried with the same idempotency key gets the first answer back and changes nothing.
+
+The game is the one source of truth for what the tower holds: a new game first has the table empty
+the tower (or confirm it is empty); a release may name pieces nobody believed inside (leftovers, the
+table's count wins); after every release, and every undo of one, the tower service is told what the
+game says the tower holds (its Pi estimate, or the simulated tower). One toss per round: a second is
+refused while the tower tumbles or its result waits, and undoing a confirmed release brings that
+result back for Confirm / Correct.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
+from companion import COLOURS
 from companion.errors import KeshiError
 from companion.events import EventBus
 from companion.rules import Game, RuleError
 from companion.store import Store
-from companion.tower.record import record_correction
+from companion.tower.record import clear_correction, record_correction
+from companion.tower.service import TowerBusyError
 from companion.web import engine
+
+log = logging.getLogger("keshi.web")
 
 EDITIONS = tuple(engine.EDITION_NAMES)
 LAYERS = ("B1", "B2")
@@ -45,6 +57,41 @@ class SetupInputError(KeshiError, ValueError):
     """The setup wizard's answers are unusable; the message names the field."""
 
 
+class TowerRefusal(KeshiError, RuntimeError):
+    """The tower cannot be used for this game now (a toss tumbles, a result waits, the tower is not
+    checked yet); the message says why in player words and nothing changed."""
+
+    def __init__(self, game_id: str, message: str) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+
+
+class TowerControl(Protocol):
+    """What the games need of the tower service (``companion.tower.service.TowerService``)."""
+
+    @property
+    def busy(self) -> bool: ...
+
+    def contents(self) -> dict[str, int]: ...
+
+    def set_contents(self, counts: dict[str, int], reason: str) -> dict[str, int]: ...
+
+    def empty(self, found: dict[str, int] | None = None) -> dict[str, int]: ...
+
+    def toss(self, pieces_in: dict[str, int] | None = None, *, game_id: str | None = None,
+             season: int | None = None, round: int | None = None, source: str = "dashboard") -> str: ...
+
+
+#: Seconds after which a toss that never reported back (the tower failed it) no longer blocks the game.
+TOSS_LOST_AFTER_S = 20.0
+#: Phases in which season or final scoring happens (an action may pause in them for a question).
+SCORING_PHASES = ("round_end", "season_end", "final", "finished")
+#: What a tower result waiting for the table (or a tumbling tower) says to a second toss or an undo.
+RESULT_WAITS = "The tower has already been tossed this round: confirm or correct its result first"
+STILL_TOSSING = "The tower is still tossing: wait for its result"
+IN_THE_TRAY = "The keshis are already in the tray: confirm or correct the tower's result first"
+
+
 @dataclass
 class LiveGame:
     """One game in memory: its engine state plus what only the table knows (seats, PIN, tower)."""
@@ -56,6 +103,15 @@ class LiveGame:
     version: int
     game: Game
     tower_result: dict[str, Any] | None = None
+    #: the game-start tower check: ``{"needed": bool, "believed_inside": {...}, "done": {...} | None}``
+    tower_check: dict[str, Any] | None = None
+    #: the last season scoring, kept until acknowledged: ``{"season", "label", "deltas", "acknowledged"}``
+    season_scoring: dict[str, Any] | None = None
+    #: score changes of actions that paused during season scoring (added to the scoring's deltas)
+    scoring_partial: list[dict[str, int]] | None = None
+    #: the id of this game's toss while the tower tumbles (None otherwise), and when it started
+    tossing: str | None = None
+    tossing_since: float = 0.0
     lock: threading.RLock = field(default_factory=threading.RLock)
     #: (version, view, the view as JSON) — built once per change and shared by every phone
     view_cache: tuple[int, dict[str, Any], str] | None = None
@@ -63,6 +119,37 @@ class LiveGame:
     @property
     def names(self) -> list[str]:
         return [str(p["name"]) for p in self.game.to_dict()["players"]]
+
+    def who(self, seat: Any) -> str:
+        """The name at ``seat`` (the phone's "who are you"), or "The table" when none was given."""
+        return self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else "The table"
+
+    def is_tossing(self, tower: TowerControl | None) -> bool:
+        """True while this game's toss tumbles (a toss that never reported back stops counting)."""
+        if self.tossing is None:
+            return False
+        if tower is not None and not tower.busy and time.time() - self.tossing_since > TOSS_LOST_AFTER_S:
+            self.tossing = None
+            self.view_cache = None
+            return False
+        return True
+
+    def undo_refusal(self, tower: TowerControl | None) -> str | None:
+        """Why undo is impossible now (player words), or None when it is possible."""
+        if not self.game.log:
+            return "Nothing to take back: the game is at its start"
+        if self.is_tossing(tower):
+            return STILL_TOSSING
+        if self.tower_result is not None:
+            return IN_THE_TRAY
+        return None
+
+
+class _Keep:
+    """Marks a stored column ``_commit`` leaves as it is."""
+
+
+_KEEP: Any = _Keep()
 
 
 @dataclass(frozen=True)
@@ -77,9 +164,11 @@ class Outcome:
 class GameService:
     """All games of this instance; thread-safe."""
 
-    def __init__(self, store: Store, bus: EventBus) -> None:
+    def __init__(self, store: Store, bus: EventBus, tower: TowerControl | None = None) -> None:
         self.store = store
         self.bus = bus
+        #: the tower whose contents follow the games (None: games without a tower, e.g. in tools)
+        self.tower = tower
         self._games: dict[str, LiveGame] = {}
         self._lock = threading.Lock()
 
@@ -95,6 +184,7 @@ class GameService:
             if not isinstance(name, str) or not name.strip():
                 raise SetupInputError(f"player {index + 1} needs a name")
             seating.append({"name": name.strip()[:24], "colour": str(player.get("colour") or "")[:16]})
+        _refuse_shared_colours(seating)
         edition = form.get("edition", "essential")
         if edition not in EDITIONS:
             raise SetupInputError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
@@ -134,13 +224,18 @@ class GameService:
         game_id = uuid.uuid4().hex[:10]
         pin = f"{secrets.randbelow(10_000):04d}"
         live = LiveGame(game_id, title, seating, pin, len(actions), game)
+        if not game.finished:  # a game starts with an empty tower: the table empties it or says it is
+            believed = self.tower.contents() if self.tower is not None else {}
+            live.tower_check = {"needed": True, "believed_inside": {c: n for c, n in believed.items() if n},
+                                "done": None}
         now = time.time()
         with self.store.write() as db:
             db.execute(
                 "INSERT INTO games (id, title, created_at, updated_at, edition, setup, seating, pin, version,"
-                " actions, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " actions, finished, tower_check) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, title, now, now, game.to_dict().get("edition", "essential"), json.dumps(game.setup),
-                 json.dumps(seating), pin, live.version, len(actions), int(bool(game.finished))),
+                 json.dumps(seating), pin, live.version, len(actions), int(bool(game.finished)),
+                 json.dumps(live.tower_check) if live.tower_check else None),
             )
             db.executemany(
                 "INSERT INTO game_log (game_id, seq, kind, action, created_at) VALUES (?, ?, 'action', ?, ?)",
@@ -173,9 +268,16 @@ class GameService:
                     actions.append(json.loads(entry["action"]))
             game = engine.replay(json.loads(row["setup"]), actions)
             live = LiveGame(row["id"], row["title"], json.loads(row["seating"]), row["pin"], row["version"], game,
-                            json.loads(row["tower_result"]) if row["tower_result"] else None)
+                            json.loads(row["tower_result"]) if row["tower_result"] else None,
+                            json.loads(row["tower_check"]) if row["tower_check"] else None,
+                            json.loads(row["season_scoring"]) if row["season_scoring"] else None)
             self._games[game_id] = live
             return live
+
+    def latest_open_game(self) -> str | None:
+        """The unfinished game that changed last (the one the table is playing), if any."""
+        rows = self.store.query("SELECT id FROM games WHERE finished = 0 ORDER BY updated_at DESC LIMIT 1")
+        return str(rows[0]["id"]) if rows else None
 
     def summaries(self) -> list[dict[str, Any]]:
         """Every stored game, newest change first (no replay needed)."""
@@ -195,60 +297,236 @@ class GameService:
 
     # -- changing --------------------------------------------------------------------------
     def act(self, game_id: str, action_data: Any, version: Any, key: str | None,
-            meta: dict[str, Any] | None = None) -> Outcome:
-        """Apply one action (JSON form) if ``version`` is current; store it; then announce it."""
+            by: Any = None) -> Outcome:
+        """Apply one action (JSON form) if ``version`` is current; store it; then announce it.
+
+        A tower release is compared with the tower's waiting result (confirmed or corrected by the
+        table); pieces the engine did not believe inside are booked as leftovers. After a release the
+        tower's contents follow the game's (the table's word is the truth). ``by``: the seat of the
+        phone that acted ("who are you"), or None for the table.
+        """
         live = self.get(game_id)
+        check_seat(live, by)
         with live.lock:
             replayed = self._replayed(live, key)
             if replayed is not None:
                 return replayed
             self.check_version(live, version)
             action = engine.parse_action(action_data)
-            before = _scores(live.game)
-            live.game.apply(action)  # raises RuleError with the state unchanged
             data = engine.to_json(action)
+            if data["type"] == "release" and live.is_tossing(self.tower):
+                raise TowerRefusal(live.id, STILL_TOSSING)
+            game = live.game
+            before = _scores(game)
+            season, finished = game.season, game.finished
+            prompt = game.pending.get("prompt") if game.pending else None
+            leftovers_before = dict(game.s.tower_leftovers)
+            game.apply(action)  # raises RuleError with the state unchanged
             try:
-                text = engine.label(data, live.names)
-                if data["type"] == "select":
-                    text, data_shown = _selection_text(live, data), None
+                deltas = _deltas(before, game)
+                meta: dict[str, Any] | None = None
+                if data["type"] == "release":
+                    leftover = {c: n - leftovers_before[c] for c, n in game.s.tower_leftovers.items()
+                                if n > leftovers_before[c]}
+                    meta = _release_meta(live.tower_result, data, leftover)
+                    text = _release_text(meta)
+                elif data["type"] == "select":
+                    text = _selection_text(live, data)
                 else:
-                    data_shown = data
-                if meta and meta.get("correction_label"):
-                    text += f" ({meta['correction_label']})"
-                event = {"label": text, "action": data_shown, "deltas": _deltas(before, live.game), **(meta or {})}
-                clear_tower = data["type"] == "release"
-                outcome = self._commit(live, "action", data, key, meta, event, clear_tower)
+                    text = engine.label(data, live.names, prompt)
+                shown = {k: v for k, v in (meta or {}).items() if k != "tower_result"}  # the result is in the view
+                event = {"label": text, "action": None if data["type"] == "select" else data, "deltas": deltas,
+                         "by": by, **shown}
+                scoring, partial = self._season_scoring(live, season, finished, deltas)
+                if scoring is not None:
+                    event["season_scored"] = scoring["season"]
+                outcome = self._commit(live, "action", data, key, meta, event,
+                                       tower_result=None if data["type"] == "release" else _KEEP,
+                                       season_scoring=scoring if scoring is not None else _KEEP)
             except BaseException:
-                live.game.undo()
+                game.undo()
                 raise
-            if clear_tower:
+            if data["type"] == "release":
                 live.tower_result = None
+                self._tower_follows(live, None)
+            if scoring is not None:
+                live.season_scoring = scoring
+            live.scoring_partial = partial
         self._announce(game_id, outcome.event_id)
         return outcome
 
-    def undo(self, game_id: str, version: Any, key: str | None) -> Outcome:
-        """Take back the last action (the engine replays the log without it); stored as an ``undo`` row."""
+    @staticmethod
+    def _season_scoring(live: LiveGame, season: int, finished: bool, deltas: list[dict[str, int]]
+                        ) -> tuple[dict[str, Any] | None, list[dict[str, int]] | None]:
+        """The season-scoring result when this action ended a season (or the game), else None; and
+        the new ``scoring_partial``.
+
+        An action that leaves the game paused mid-scoring (a question) keeps its score changes in
+        ``scoring_partial``; the action that completes the scoring adds them up.
+        """
+        game = live.game
+        partial = live.scoring_partial or [{} for _ in deltas]
+        summed = [{k: a.get(k, 0) + b.get(k, 0) for k in sorted(set(a) | set(b))} for a, b in
+                  zip(partial, deltas, strict=True)]
+        if game.season == season and not (game.finished and not finished):
+            return None, summed if game.phase in SCORING_PHASES else None
+        scored = season
+        label = "Final scoring" if game.finished else f"Season {scored} scoring"
+        labelled = [{engine.category_text(k): v for k, v in d.items() if v} for d in summed]
+        return {"season": scored, "final": bool(game.finished), "label": label,
+                "deltas": [{k: v for k, v in d.items() if v} for d in summed], "deltas_labelled": labelled,
+                "acknowledged": False}, None
+
+    def undo(self, game_id: str, version: Any, key: str | None, by: Any = None) -> Outcome:
+        """Take back the last action (the engine replays the log without it); stored as an ``undo`` row.
+
+        Refused while a tower result waits or the tower tumbles (the keshis are in the tray). Undoing a
+        confirmed release brings its tower result back (Confirm / Correct again), takes back the
+        correction stored with the toss, and the tower's contents follow.
+        """
         live = self.get(game_id)
+        check_seat(live, by)
         with live.lock:
             replayed = self._replayed(live, key)
             if replayed is not None:
                 return replayed
             self.check_version(live, version)
-            log = list(live.game.log)
-            if not log:
-                raise RuleError("undo: nothing to take back, the game is at its start")
-            taken = engine.to_json(log[-1])
+            refusal = live.undo_refusal(self.tower)
+            if refusal is not None:
+                raise TowerRefusal(live.id, refusal) if live.game.log else RuleError(refusal)
+            taken = engine.to_json(live.game.log[-1])
+            secret = taken["type"] == "select" and live.game.phase == "select"
+            what = engine.taken_back_text(taken, live.names, secret)
+            restored = self._release_result(live) if taken["type"] == "release" else None
             before = _scores(live.game)
+            season = live.game.season
             live.game.undo()
             try:
-                event = {"label": f"Undo: {engine.label(taken, live.names)}", "undone": taken,
-                         "deltas": _deltas(before, live.game)}
-                outcome = self._commit(live, "undo", None, key, None, event, False)
+                event = {"label": f"{live.who(by)} took back {what}", "undone_label": what, "by": by,
+                         "undone": None if secret else taken, "deltas": _deltas(before, live.game)}
+                unscored = live.season_scoring is not None and (
+                    live.game.season != season or not live.game.finished and bool(live.season_scoring.get("final")))
+                outcome = self._commit(live, "undo", None, key, None, event,
+                                       tower_result=restored if taken["type"] == "release" else _KEEP,
+                                       season_scoring=None if unscored else _KEEP,
+                                       uncorrect=restored.get("toss_id") if restored else None)
             except BaseException:
                 live.game.apply(engine.parse_action(taken))
                 raise
+            if taken["type"] == "release":
+                live.tower_result = restored
+                self._tower_follows(live, restored)
+            if unscored:
+                live.season_scoring = None
+            live.scoring_partial = None
         self._announce(game_id, outcome.event_id)
         return outcome
+
+    def _release_result(self, live: LiveGame) -> dict[str, Any] | None:
+        """The tower result the game's last (live) action, a release, confirmed — from its stored meta."""
+        stack: list[str | None] = []
+        for row in self.store.query("SELECT kind, meta FROM game_log WHERE game_id = ? ORDER BY seq", (live.id,)):
+            if row["kind"] == "undo":
+                stack.pop()
+            else:
+                stack.append(row["meta"])
+        meta = json.loads(stack[-1]) if stack and stack[-1] else {}
+        result = meta.get("tower_result")
+        return dict(result) if isinstance(result, dict) else None
+
+    def _tower_follows(self, live: LiveGame, waiting: dict[str, Any] | None) -> None:
+        """Make the tower hold what the game says it holds (minus a waiting result's pieces, which
+        are in the tray). A tower busy with another toss keeps its own count; that is logged."""
+        if self.tower is None:
+            return
+        inside = dict(live.game.s.tower_inside)
+        if waiting is not None:
+            out = waiting.get("counts") or {}
+            inside = {c: max(0, n - int(out.get(c, 0))) for c, n in inside.items()}
+        try:
+            self.tower.set_contents(inside, f"game {live.id}")
+        except TowerBusyError as exc:
+            log.warning("game %s: the tower's contents could not follow the game: %s", live.id, exc)
+
+    def empty_tower(self, game_id: str, found: Any, by: Any = None) -> int:
+        """The game-start tower check: the table emptied the tower (``found``: what fell out, ``{}``
+        when it was empty). The tower (its estimate, and the simulated tower) then holds nothing.
+        Allowed until this game's first toss; stored as a ``tower.emptied`` event (its id returned).
+        """
+        live = self.get(game_id)
+        check_seat(live, by)
+        counts = _found_counts(found)
+        with live.lock:
+            if live.tower_check is None or not live.tower_check.get("needed"):
+                raise TowerRefusal(live.id, "The tower was already checked for this game")
+            if live.is_tossing(self.tower) or (self.tower is not None and self.tower.busy):
+                raise TowerRefusal(live.id, STILL_TOSSING)
+            believed = self.tower.empty(counts) if self.tower is not None else {}
+            who = live.who(by)
+            if any(counts.values()):
+                text = f"{who} emptied the tower: {engine.counts_text(counts)} fell out (left from before)"
+            else:
+                text = f"{who} confirmed the tower is empty"
+            done = {"found": {c: n for c, n in counts.items() if n},
+                    "believed": {c: n for c, n in believed.items() if n}, "label": text, "by": by}
+            check = {"needed": False, "believed_inside": {}, "done": done}
+            with self.store.write() as db:
+                db.execute("UPDATE games SET tower_check = ? WHERE id = ?", (json.dumps(check), live.id))
+                event_id = self._insert_event(db, live, "tower.emptied", {**done, "label": text})
+            live.tower_check = check
+            live.view_cache = None
+        self._announce(game_id, event_id)
+        return event_id
+
+    def start_toss(self, game_id: str, version: Any, toss: Any, by: Any = None, source: str | None = None) -> str:
+        """Toss this round's revealed keshis: ``toss(pieces_in, game_id=, season=, round=, source=)``
+        starts it (the tower service). Refused, changing nothing, while this game's toss tumbles, while
+        its result waits, before the game-start tower check, or outside the toss phase."""
+        live = self.get(game_id)
+        check_seat(live, by)
+        with live.lock:
+            self.check_version(live, version)
+            game = live.game
+            if game.phase != "toss" or game.pending is not None:
+                raise TowerRefusal(live.id, "The tower is tossed once everyone has revealed their keshis"
+                                   + ("" if game.finished else f"; now: {engine.phase_text(game.phase)}"))
+            if live.is_tossing(self.tower):
+                raise TowerRefusal(live.id, STILL_TOSSING)
+            if live.tower_result is not None:
+                raise TowerRefusal(live.id, RESULT_WAITS)
+            if live.tower_check is not None and live.tower_check.get("needed"):
+                raise TowerRefusal(live.id, "Empty the tower (or confirm it is empty) before the first toss "
+                                   "of this game")
+            pieces = engine.pieces_in(game)
+            toss_id = str(toss(pieces, game_id=game_id, season=game.season, round=game.round,
+                               source=source or f"game:{game_id}"))
+            live.tossing, live.tossing_since = toss_id, time.time()
+            live.view_cache = None
+            total = sum(pieces.values())
+            self.record_tower(game_id, "toss.started", {
+                "toss_id": toss_id, "pieces_in": pieces, "by": by, "log": False,
+                "label": f"{live.who(by)} tosses {total} keshis into the tower"})
+        return toss_id
+
+    def ack_season_scoring(self, game_id: str, season: Any, by: Any = None) -> int:
+        """The table has seen the season scoring of ``season``: it leaves every screen (stored, and
+        announced as a ``season.acknowledged`` event so every phone's stream gets the new view)."""
+        live = self.get(game_id)
+        check_seat(live, by)
+        with live.lock:
+            scoring = live.season_scoring
+            if scoring is None or scoring.get("season") != season:
+                raise SetupInputError(f"there is no season scoring of season {season!r} to put away")
+            acknowledged = {**scoring, "acknowledged": True}
+            text = f"{live.who(by)} put the {scoring['label'][0].lower()}{scoring['label'][1:]} away"
+            with self.store.write() as db:
+                db.execute("UPDATE games SET season_scoring = ? WHERE id = ?", (json.dumps(acknowledged), live.id))
+                event_id = self._insert_event(db, live, "season.acknowledged",
+                                              {"season": season, "by": by, "label": text, "log": False})
+            live.season_scoring = acknowledged
+            live.view_cache = None
+        self._announce(game_id, event_id)
+        return event_id
 
     def _replayed(self, live: LiveGame, key: str | None) -> Outcome | None:
         if not key:
@@ -276,10 +554,21 @@ class GameService:
             raise GameMovedOn(live.id, version, live.version)
 
     def _commit(self, live: LiveGame, kind: str, action: dict[str, Any] | None, key: str | None,
-                meta: dict[str, Any] | None, event: dict[str, Any], clear_tower: bool) -> Outcome:
-        """Write the log row, the event and the game's counters in one transaction."""
+                meta: dict[str, Any] | None, event: dict[str, Any], *, tower_result: Any = None,
+                season_scoring: Any = None, uncorrect: str | None = None) -> Outcome:
+        """Write the log row, the event and the game's counters in one transaction.
+
+        ``tower_result`` / ``season_scoring``: the new stored value (None clears it), or ``_KEEP``.
+        ``uncorrect``: a toss whose stored correction an undo takes back.
+        """
         version = live.version + 1
         now = time.time()
+        columns = ["version = ?", "actions = ?", "finished = ?", "updated_at = ?"]
+        values: list[Any] = [version, len(live.game.log), int(bool(live.game.finished)), now]
+        for column, value in (("tower_result", tower_result), ("season_scoring", season_scoring)):
+            if value is not _KEEP:
+                columns.append(f"{column} = ?")
+                values.append(json.dumps(value) if value is not None else None)
         with self.store.write() as db:
             db.execute(
                 "INSERT INTO game_log (game_id, seq, kind, action, meta, idempotency_key, created_at)"
@@ -287,28 +576,36 @@ class GameService:
                 (live.id, version, kind, json.dumps(action) if action else None,
                  json.dumps(meta) if meta else None, key or None, now),
             )
-            db.execute(
-                "UPDATE games SET version = ?, actions = ?, finished = ?, updated_at = ?"
-                + (", tower_result = NULL" if clear_tower else "") + " WHERE id = ?",
-                (version, len(live.game.log), int(bool(live.game.finished)), now, live.id),
-            )
+            db.execute(f"UPDATE games SET {', '.join(columns)} WHERE id = ?", (*values, live.id))
             if meta and meta.get("corrected") and meta.get("toss_id") and action is not None:
                 record_correction(db, meta["toss_id"], action.get("counts") or {})
+            if uncorrect:
+                clear_correction(db, uncorrect)
             event_id = self._insert_event(db, live, kind, event, version)
         live.version = version  # only once the transaction has committed
         return Outcome(version, event_id)
 
     def record_tower(self, game_id: str, kind: str, data: dict[str, Any]) -> int:
-        """Store a tower moment of this game (toss started / result) as a durable event."""
+        """Store a tower moment of this game (toss started / result / failed) as a durable event.
+
+        A result becomes the game's waiting tower result (with what a confirm would book as leftover)
+        and ends the tumble; a failed toss ends the tumble too.
+        """
         live = self.get(game_id)
         with live.lock:
+            if kind == "toss.result":
+                inside = live.game.s.tower_inside
+                data = {**data, "leftover_if_confirmed": {
+                    c: n - inside.get(c, 0) for c, n in (data.get("counts") or {}).items() if n > inside.get(c, 0)}}
             with self.store.write() as db:
                 if kind == "toss.result":
                     db.execute("UPDATE games SET tower_result = ? WHERE id = ?", (json.dumps(data), game_id))
                 event_id = self._insert_event(db, live, kind, data)
             if kind == "toss.result":
                 live.tower_result = data
-                live.view_cache = None
+            if kind in ("toss.result", "toss.failed") and live.tossing == data.get("toss_id"):
+                live.tossing = None
+            live.view_cache = None
         self._announce(game_id, event_id)
         return event_id
 
@@ -345,8 +642,77 @@ class GameService:
         rows = self.store.query(
             "SELECT id, kind, data FROM game_events WHERE game_id = ? ORDER BY id DESC LIMIT ?", (game_id, limit)
         )
-        return [{"id": r["id"], "kind": r["kind"], "label": json.loads(r["data"]).get("label", r["kind"])}
-                for r in rows]
+        out = []
+        for r in rows:
+            data = json.loads(r["data"])
+            if data.get("log") is not False:  # a toss's start and result live in its release's line
+                out.append({"id": r["id"], "kind": r["kind"], "label": data.get("label", r["kind"])})
+        return out
+
+
+def check_seat(live: LiveGame, by: Any) -> None:
+    """``by`` (who is acting) must be a seat of this game or None (the table)."""
+    if by is None:
+        return
+    if not isinstance(by, int) or isinstance(by, bool) or not 0 <= by < len(live.names):
+        raise SetupInputError(f"'by' must name a seat 0 to {len(live.names) - 1} of this game (or null), not {by!r}")
+
+
+def _refuse_shared_colours(seating: list[dict[str, Any]]) -> None:
+    """Two seats with the same colour cannot be told apart at the table: refuse, naming them."""
+    seen: dict[str, str] = {}
+    for seat in seating:
+        colour = seat["colour"].strip().lower()
+        if not colour:
+            continue
+        if colour in seen:
+            raise SetupInputError(f"{seen[colour]} and {seat['name']} both chose {seat['colour']}: "
+                                  "each seat needs its own colour")
+        seen[colour] = seat["name"]
+
+
+def _found_counts(found: Any) -> dict[str, int]:
+    """What fell out of a tower emptied by hand: a ``{colour: n}`` object (``{}``/None: nothing)."""
+    if found is None:
+        return {}
+    if not isinstance(found, dict) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in found.values()):
+        raise SetupInputError("'found' must map keshi colours to whole numbers of 0 or more")
+    unknown = sorted(set(found) - set(COLOURS))
+    if unknown:
+        raise SetupInputError(f"'found' names unknown colour(s) {', '.join(map(str, unknown))}")
+    return {c: int(found.get(c, 0)) for c in COLOURS}
+
+
+def _release_meta(result: dict[str, Any] | None, action: dict[str, Any], leftover: dict[str, int]
+                  ) -> dict[str, Any]:
+    """What a release stores beside itself: the tower result it confirms or corrects (so an undo can
+    bring it back), whether the table corrected it, and the leftovers it booked."""
+    meta: dict[str, Any] = {"leftover": leftover}
+    if result is not None:
+        detected = {c: n for c, n in (result.get("counts") or {}).items() if n}
+        sent = {c: n for c, n in (action.get("counts") or {}).items() if n}
+        meta.update(toss_id=result.get("toss_id"), detected=detected, corrected=sent != detected,
+                    beam_count=result.get("beam_count"), tower_result=result, counts=sent)
+    else:
+        meta["counts"] = {c: n for c, n in (action.get("counts") or {}).items() if n}
+    return meta
+
+
+def _release_text(meta: dict[str, Any]) -> str:
+    """The one log line of a toss: what fell out, the beam's count, confirmed or corrected, leftovers."""
+    text = f"Tower: {engine.counts_text(meta['counts'])} fell out"
+    if "detected" not in meta:
+        text += " — typed in by the table"
+    elif meta["corrected"]:
+        text += f" — corrected by the table (the tower saw {engine.counts_text(meta['detected'])})"
+    else:
+        text += " — confirmed by the table"
+    if meta.get("beam_count") is not None:
+        text += f"; beam: {meta['beam_count']} drops"
+    if meta["leftover"]:
+        text += f" ({engine.counts_text(meta['leftover'])} left from before)"
+    return text
 
 
 def _selection_text(live: LiveGame, action: dict[str, Any]) -> str:

@@ -17,12 +17,15 @@ from companion.errors import KeshiError
 from companion.rules import ActionFormatError, LogError, RuleError, SetupError
 from companion.tower.service import TowerBusyError
 from companion.web import access, engine
-from companion.web.games import GameMovedOn, GameNotFound, GameService, LiveGame, Outcome
+from companion.web.games import GameMovedOn, GameNotFound, GameService, LiveGame, Outcome, TowerRefusal
+from companion.web.tower_link import TowerLink
 from companion.web.views import build_view
 
 bp = Blueprint("games_api", __name__, url_prefix="/api")
 
 DEFAULT_IMPORT_MAX_BYTES = 512 * 1024
+#: Requests from the companion itself (its own screen), which may always read a game's PIN.
+LOOPBACK = frozenset({"127.0.0.1", "::1"})
 
 
 class BadRequest(KeshiError, ValueError):
@@ -52,8 +55,11 @@ def json_body() -> dict[str, Any]:
 
 
 def view_of(live: LiveGame) -> dict[str, Any]:
+    """The shared view plus what only this session may see: whether it is seated, and then the PIN."""
     view = build_view(live, service().last_event_id(live.id))
     view["seated"] = access.is_seated(live.id, live.pin)
+    if view["seated"]:
+        view["pin"] = live.pin
     return view
 
 
@@ -98,25 +104,26 @@ def join_game(game_id: str) -> ResponseReturnValue:
     return jsonify(joined=game_id)
 
 
+@bp.get("/games/<game_id>/pin")
+def get_pin(game_id: str) -> ResponseReturnValue:
+    """The table PIN, for a seated session or the companion's own screen (a loopback request), so
+    the host can always show it again even after closing the browser that created the game."""
+    live = service().get(game_id)
+    if not (access.is_seated(game_id, live.pin) or request.remote_addr in LOOPBACK):
+        raise access.AccessDenied("the PIN is shown on seated phones and on the companion's own screen")
+    return jsonify(pin=live.pin)
+
+
 @bp.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> ResponseReturnValue:
-    """Apply ``{"action": {...}, "version": n}``; a tower release is compared with the tower's counts."""
+    """Apply ``{"action": {...}, "version": n, "by": seat}``; a tower release confirms or corrects the
+    waiting tower result (any colour, any count: pieces not believed inside are leftovers)."""
     live = service().get(game_id)
     access.require_seat(game_id, live.pin)
     body = json_body()
     if "action" not in body:
         raise BadRequest("the body needs an 'action' object (the engine's JSON form)")
-    action = body["action"]
-    meta: dict[str, Any] | None = None
-    if isinstance(action, dict) and action.get("type") == "release" and live.tower_result is not None:
-        detected = {c: n for c, n in live.tower_result.get("counts", {}).items() if n}
-        sent = {c: n for c, n in (action.get("counts") or {}).items() if n} if isinstance(
-            action.get("counts"), dict) else None
-        meta = {"toss_id": live.tower_result.get("toss_id"), "detected": detected, "corrected": sent != detected}
-        if sent != detected:
-            meta["correction_label"] = "corrected by the table from the tower's " + (
-                ", ".join(f"{n} {c}" for c, n in detected.items()) or "nothing")
-    outcome = service().act(game_id, action, body.get("version"), _idempotency_key(body), meta)
+    outcome = service().act(game_id, body["action"], body.get("version"), _idempotency_key(body), body.get("by"))
     return outcome_response(outcome, live)
 
 
@@ -131,29 +138,44 @@ def post_undo(game_id: str) -> ResponseReturnValue:
     live = service().get(game_id)
     access.require_seat(game_id, live.pin)
     body = json_body()
-    outcome = service().undo(game_id, body.get("version"), _idempotency_key(body))
+    outcome = service().undo(game_id, body.get("version"), _idempotency_key(body), body.get("by"))
     return outcome_response(outcome, live)
+
+
+@bp.post("/games/<game_id>/tower/empty")
+def post_tower_empty(game_id: str) -> ResponseReturnValue:
+    """The game-start tower check: ``{"found": {colour: n}}`` fell out when the table emptied the
+    tower (``{}``: it was empty). The tower then holds nothing; tossing is allowed from now on."""
+    live = service().get(game_id)
+    access.require_seat(game_id, live.pin)
+    body = json_body()
+    event_id = service().empty_tower(game_id, body.get("found"), body.get("by"))
+    return jsonify(event_id=event_id, view=view_of(live)), 201
+
+
+@bp.post("/games/<game_id>/season-scoring/ack")
+def post_season_ack(game_id: str) -> ResponseReturnValue:
+    """``{"season": n}``: the table has seen that season's scoring; it leaves every screen."""
+    live = service().get(game_id)
+    access.require_seat(game_id, live.pin)
+    body = json_body()
+    event_id = service().ack_season_scoring(game_id, body.get("season"), body.get("by"))
+    return jsonify(event_id=event_id, view=view_of(live))
 
 
 @bp.post("/games/<game_id>/toss")
 def post_toss(game_id: str) -> ResponseReturnValue:
-    """Toss this round's selected keshis through the tower; the result arrives as an event."""
+    """Toss this round's revealed keshis through the tower; the result arrives as an event.
+
+    Refused (409, with a fresh view) while the tower tumbles or a result waits: the first result never
+    changes under the table.
+    """
     live = service().get(game_id)
     access.require_seat(game_id, live.pin)
     body = json_body()
-    with live.lock:
-        GameService.check_version(live, body.get("version"))
-        view = build_view(live, 0)
-        if view["phase"] != "toss" or view["pending"] is not None:
-            raise BadRequest(f"the tower is tossed in the toss phase; the game is in the {view['phase']} phase")
-        tower = current_app.extensions["keshi.tower"]
-        toss_id = tower.toss(view["pieces_in"], game_id=game_id, season=view["season"], round=view["round"],
-                             source=f"game:{game_id}")
-        current_app.extensions["keshi.tower_link"].expect(toss_id, game_id)
-    total = sum(view["pieces_in"].values())
-    service().record_tower(game_id, "toss.started", {"toss_id": toss_id, "pieces_in": view["pieces_in"],
-                                                     "label": f"The table tosses {total} keshis into the tower"})
-    return jsonify(toss_id=toss_id), 202
+    link: TowerLink = current_app.extensions["keshi.tower_link"]
+    toss_id = link.toss_game(game_id, body.get("version"), body.get("by"))
+    return jsonify(toss_id=toss_id, view=view_of(live)), 202
 
 
 @bp.get("/games/<game_id>/log")
@@ -196,7 +218,7 @@ def _status_for(exc: KeshiError) -> int:
         return 403
     if isinstance(exc, GameNotFound):
         return 404
-    if isinstance(exc, (GameMovedOn, TowerBusyError)):
+    if isinstance(exc, (GameMovedOn, TowerBusyError, TowerRefusal)):
         return 409
     if isinstance(exc, RuleError):
         return 422
@@ -207,7 +229,7 @@ def _status_for(exc: KeshiError) -> int:
 def keshi_error(exc: KeshiError) -> ResponseReturnValue:
     status = _status_for(exc)
     body: dict[str, Any] = {"error": str(exc), "kind": type(exc).__name__}
-    if isinstance(exc, GameMovedOn):
+    if isinstance(exc, (GameMovedOn, TowerRefusal)):
         body["view"] = view_of(service().get(exc.game_id))
     return jsonify(body), status
 

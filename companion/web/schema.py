@@ -2,7 +2,8 @@
 
 * ``games`` — one row per game: the engine's resolved setup (so replay never needs the seed), the
   seating (colours chosen at the table), the table PIN, a ``version`` that grows by one with every
-  accepted change (action or undo) and the latest tower result waiting to be confirmed.
+  accepted change (action or undo), the latest tower result waiting to be confirmed, the game-start
+  tower check (``tower_check``) and the last season scoring until acknowledged (``season_scoring``).
 * ``game_log`` — every accepted change in order: ``kind`` is ``action`` (with the action's JSON) or
   ``undo``; the game is the replay of the actions left after folding the undos. An idempotency key
   is unique per game, so a retried request is recognised and applied once.
@@ -49,5 +50,11 @@ MIGRATIONS: tuple[str, ...] = (
         created_at REAL NOT NULL
     );
     CREATE INDEX game_events_game ON game_events (game_id, id)
+    """,
+    # issue 11: the game-start tower check (emptied / confirmed empty) and the season-scoring result
+    # kept on screen until the table acknowledges it (both JSON; NULL for games made before)
+    """
+    ALTER TABLE games ADD COLUMN tower_check TEXT;
+    ALTER TABLE games ADD COLUMN season_scoring TEXT
     """,
 )

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from companion.errors import KeshiError
 from companion.events import EventBus
 from companion.web import snapshots
 from companion.web.games import GameService
@@ -51,6 +52,31 @@ class TowerLink:
             while len(self._toss_games) > KEPT_TOSSES:
                 self._toss_games.popitem(last=False)
 
+    def toss_game(self, game_id: str, version: Any = None, by: Any = None, source: str | None = None) -> str:
+        """Toss ``game_id``'s revealed keshis (``GameService.start_toss`` checks and refuses)."""
+        tower = self.games.tower
+        if tower is None:
+            raise KeshiError("this dashboard has no tower to toss")
+
+        def toss(pieces: dict[str, int], **context: Any) -> str:
+            toss_id: str = tower.toss(pieces, **context)
+            self.expect(toss_id, game_id)
+            return toss_id
+
+        return self.games.start_toss(game_id, version, toss, by, source)
+
+    def button_toss(self) -> str | None:
+        """The tower's toss button: for the game most recently played, when it waits for a toss (so
+        the record says what went in); None when no game does (the button then tosses on its own).
+        A game whose result still waits refuses (``TowerRefusal``), like a second tap on a phone."""
+        game_id = self.games.latest_open_game()
+        if game_id is None:
+            return None
+        live = self.games.get(game_id)
+        if live.game.phase != "toss" or live.game.pending is not None:
+            return None
+        return self.toss_game(game_id, source="button")
+
     def game_of(self, topic: str, data: dict[str, Any]) -> str | None:
         """The game a tower event belongs to, if any."""
         source = data.get("source")
@@ -69,12 +95,15 @@ class TowerLink:
         result["snapshot_url"] = snapshots.snapshot_url(self.instance, str(data.get("toss_id")), data.get("snapshot"))
         result["colour_confidence"] = snapshots.colour_confidence(data.get("pieces"))
         result["label"] = f"The tower released {shown} (beam: {data.get('beam_count')} drops)"
+        result["log"] = False  # the release that confirms or corrects it is the toss's log line
         return result
 
     def _run(self) -> None:
         try:
             while not self.stopping.is_set():
                 event = self._subscription.get(timeout=POLL_SECONDS)
+                if event is not None and event.topic == "tower.fault" and event.data.get("kind") == "toss_failed":
+                    self._file_failure(event.data)
                 if event is None or not event.topic.startswith("toss."):
                     continue
                 game_id = self.game_of(event.topic, event.data)
@@ -87,3 +116,16 @@ class TowerLink:
                     log.exception("could not file the tower result %s for game %s", result["toss_id"], game_id)
         finally:
             self._subscription.close()
+
+    def _file_failure(self, data: dict[str, Any]) -> None:
+        """A game's toss that the tower could not finish: the game stops waiting for it."""
+        with self._lock:
+            game_id = self._toss_games.get(str(data.get("toss_id")))
+        if game_id is None:
+            return
+        try:
+            self.games.record_tower(game_id, "toss.failed", {
+                "toss_id": data.get("toss_id"), "message": data.get("message"),
+                "label": "The tower could not count this toss: type what fell out, or toss again"})
+        except Exception:
+            log.exception("could not file the failed toss %s for game %s", data.get("toss_id"), game_id)

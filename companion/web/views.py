@@ -59,6 +59,7 @@ def _fresh(live: LiveGame) -> dict[str, Any]:
         "variant": engine.variant_text(state["edition"], state["expansions"]),
         "names": names,
         "phase": game.phase,
+        "phase_label": engine.phase_text(game.phase),
         "season": game.season,
         "round": game.round,
         "to_move": to_move,
@@ -70,8 +71,26 @@ def _fresh(live: LiveGame) -> dict[str, Any]:
         "selections": engine.selection_options(game),
         "pieces_in": pieces_in(state),
         "tower_result": live.tower_result,
+        "tossing": live.tossing is not None,
+        "tower_check": live.tower_check,
+        "season_scoring": live.season_scoring,
+        "undo": undo_view(live),
+        "category_labels": {key: engine.category_text(key) for key in sorted(
+            set(engine.CATEGORY_LABELS).union(*(p["breakdown"] for p in state["players"])))},
         "state": state,
     }
+
+
+def undo_view(live: LiveGame) -> dict[str, Any]:
+    """What the Undo button would take back, in player words, or why it cannot now."""
+    game = live.game
+    refusal = live.undo_refusal(None)
+    if not game.log:
+        return {"available": False, "label": None, "reason": refusal}
+    last = engine.to_json(game.log[-1])
+    secret = last["type"] == "select" and game.phase == "select"
+    return {"available": refusal is None, "label": engine.taken_back_text(last, live.names, secret),
+            "reason": refusal}
 
 
 def hide_choices_in_progress(state: dict[str, Any]) -> dict[str, Any]:

@@ -86,11 +86,26 @@ def test_souk_takes_three_assistants() -> None:
 
 # --- the tower ---------------------------------------------------------------------------------------
 
-def test_tower_cannot_release_more_than_it_holds() -> None:
+def test_a_release_of_pieces_not_believed_inside_is_booked_as_leftover() -> None:
+    """The pieces are in the tray: the table's count wins over the engine's belief (issue 11)."""
     g = new_game()
     select_all(g, {SARAH: ("green", "gray", "white"), JAN: ("green", "gray", "black")})
-    assert g.s.tower_inside["green"] == 2
-    rejected(g, Release({"green": 3}), IllegalRelease, "cannot release 3 green", "only 2 are inside")
+    assert g.s.tower_inside["green"] == 2 and g.s.tower_inside["orange"] == 0
+    supply = dict(g.s.supply)
+    g.apply(Release({"green": 3, "orange": 1}))
+    tower = g.to_dict()["tower"]
+    assert tower["leftovers"]["green"] == 1 and tower["leftovers"]["orange"] == 1
+    assert tower["display"]["green"] == 3 and tower["display"]["orange"] == 1
+    assert tower["inside"]["green"] == 0 and tower["inside"]["orange"] == 0
+    assert g.s.supply["green"] == supply["green"] - 1 and g.s.supply["orange"] == supply["orange"] - 1
+    g.undo()
+    assert g.to_dict()["tower"]["leftovers"]["green"] == 0 and g.s.supply == supply
+
+
+def test_a_release_count_must_be_a_whole_number() -> None:
+    g = new_game()
+    select_all(g, {SARAH: ("green", "gray", "white"), JAN: ("green", "gray", "black")})
+    rejected(g, Release({"green": -1}), IllegalRelease, "tower release must count", "'green'")
 
 
 def test_release_only_after_the_toss() -> None:

@@ -53,13 +53,14 @@ def check_invariants(game: Game) -> None:
     for c in COLOURS:
         if isinstance(game, ClassicGame):  # 25 wooden keshis per colour: boards, storage tracks, stand-ins too
             assert game.wooden_in_play(c) == 25, f"wooden {c} keshis not conserved: {game.wooden_in_play(c)}"
-            assert s.supply[c] >= 0 and s.tower_inside[c] == s.tossed_total[c] - s.released_total[c]
+            assert s.supply[c] >= 0
+            assert s.tower_inside[c] == s.tossed_total[c] + s.tower_leftovers[c] - s.released_total[c]
             continue
         selected = sum(p.selected.count(c) for p in s.players) if untossed else 0
         in_play = (s.supply[c] + selected + sum(p.screen[c] for p in s.players) + s.tower_inside[c] + s.display[c]
                    + sum(p.claimed.count(c) for p in s.players) + (n if c in MARKER_COLOURS else 0))
         assert in_play == wooden_total(c), f"wooden {c} keshis not conserved: {in_play}"
-        assert s.tower_inside[c] == s.tossed_total[c] - s.released_total[c]
+        assert s.tower_inside[c] == s.tossed_total[c] + s.tower_leftovers[c] - s.released_total[c]
         assert s.supply[c] >= 0 and s.tower_inside[c] >= 0 and s.display[c] >= 0
 
 

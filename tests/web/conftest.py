@@ -46,4 +46,6 @@ def table(client: FlaskClient) -> Table:
     response = client.post("/api/games", json={"players": PLAYERS, "seed": 3}, headers={"X-CSRF-Token": csrf})
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
+    emptied = client.post(f"/api/games/{body['id']}/tower/empty", json={"found": {}}, headers={"X-CSRF-Token": csrf})
+    assert emptied.status_code == 201, emptied.get_json()  # the game-start tower check, done
     return Table(client, csrf, body["id"], body["pin"])

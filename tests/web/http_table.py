@@ -31,8 +31,11 @@ class HttpTable:
             return exc.code, json.loads(exc.read())
 
     def create(self, players: list[dict[str, str]], seed: int) -> dict[str, Any]:
+        """A new game whose tower the table has checked (confirmed empty), so it may be tossed."""
         status, body = self.request("POST", "/api/games", {"players": players, "seed": seed})
         assert status == 201, body
+        status, emptied = self.request("POST", f"/api/games/{body['id']}/tower/empty", {"found": {}})
+        assert status == 201, emptied
         return body
 
     def act(self, game_id: str, action: dict[str, Any], version: int) -> dict[str, Any]:

@@ -148,7 +148,7 @@ def test_undo_takes_back_the_last_action(table: Table) -> None:
     view = undone.get_json()["view"]
     assert view["actions"] == 0 and view["state"] == start["state"] and view["version"] == 2
     nothing = table.post(f"/api/games/{table.game_id}/undo", {"version": view["version"]})
-    assert nothing.status_code == 422 and "nothing to" in nothing.get_json()["error"]
+    assert nothing.status_code == 422 and "Nothing to take back" in nothing.get_json()["error"]
 
 
 def test_export_then_import_rebuilds_the_same_game(table: Table) -> None:
@@ -229,7 +229,7 @@ def test_a_toss_result_is_stored_and_a_correction_is_logged_not_silent(app: Flas
     after = response.get_json()["view"]
     assert after["tower_result"] is None and after["phase"] != "toss"
     label = table.view()["history"][0]["label"]
-    assert "corrected by the table from the tower's" in label and f"{detected[colour]} {colour}" in label
+    assert "corrected by the table (the tower saw" in label and f"{detected[colour]} {colour}" in label
     store = app.extensions["keshi.store"]
     meta = store.query("SELECT meta FROM game_log WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (table.game_id,))
     logged = json.loads(meta[0]["meta"])
