@@ -84,7 +84,12 @@ class PinGuard:
 
 
 def seat(game_id: str) -> None:
-    """Remember in the session that this browser sits at ``game_id``."""
+    """Remember in the session that this browser sits at ``game_id``, beyond the browser's own session.
+
+    The cookie is permanent (Flask's ``PERMANENT_SESSION_LIFETIME``, 31 days by default), so a host
+    who closes the browser still sees the table PIN when the game page is opened again.
+    """
+    session.permanent = True  # closing the browser keeps the seat (and the PIN on screen)
     seated = list(session.get("tables", []))
     if game_id not in seated:
         session["tables"] = [*seated[-19:], game_id]

@@ -7,7 +7,7 @@ kept current by its event stream, so every phone shows the same thing at the sam
 from __future__ import annotations
 
 import segno
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, current_app, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
 from companion.web import access, engine, lan
@@ -35,8 +35,22 @@ def _games() -> GameService:
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    """Every game on this companion, newest first, with New game and Import."""
-    return render_template("index.html", games=_games().summaries())
+    """Every game on this companion, newest first, with New game and Import.
+
+    The games this browser is seated at show their table PIN, so a host who lost the game page
+    finds it again here.
+    """
+    return render_template("index.html", games=_games().summaries(), pins=_seated_pins())
+
+
+def _seated_pins() -> dict[str, str]:
+    """game id -> table PIN, for the games this browser session has joined (or created)."""
+    tables = [t for t in session.get("tables", []) if isinstance(t, str)]
+    if not tables:
+        return {}
+    marks = ", ".join("?" * len(tables))
+    rows = _games().store.query(f"SELECT id, pin FROM games WHERE id IN ({marks})", tuple(tables))
+    return {str(r["id"]): str(r["pin"]) for r in rows}
 
 
 @bp.get("/games/new")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.test_full_game import fits_the_phone, screenshot, take_first_legal_option
+from tests.browser.test_full_game import answer_who, fits_the_phone, screenshot, take_first_legal_option
 from tests.conftest import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -42,6 +42,7 @@ def set_up_classic(page: Page, url: str, shot: str) -> None:
     screenshot(page, f"{shot}-02-review")
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url(re.compile(r"/games/[0-9a-f]+$"))
+    answer_who(page, "everyone")
     expect(page.locator("#variant")).to_contain_text(VARIANT)
     expect(page.locator("#variant-board")).to_contain_text("Desert towns on display")
     expect(page.locator("#variant-board")).to_contain_text("Sultan")

@@ -22,3 +22,5 @@ def test_toss_shows_drops_then_counts(page: Page, live_server: LiveServer) -> No
     assert drops.count() == sum(counted)  # one drop line per piece that fell out
     expect(page.locator("#counts-source")).to_contain_text("Beam counted")
     screenshot(page, "tower-after-toss")
+    page.get_by_role("button", name="I emptied the tower by hand").click()  # pieces may have stayed inside
+    expect(page.locator("#empty-state")).to_contain_text("The tower now counts as empty")

@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from waitress.server import create_server
 
 from companion.app import create_app, shutdown_app
-from tests.browser.test_full_game import screenshot, take_first_legal_option
+from tests.browser.test_full_game import answer_who, screenshot, take_first_legal_option
 from tests.conftest import FAST_TOWER
 from vision.synthetic import render_scene
 
@@ -51,6 +51,7 @@ def test_the_tower_result_shows_the_snapshot_and_the_confidence_per_colour(
     page.get_by_role("button", name="Next: review").click()
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url(re.compile(r"/games/[0-9a-f]+$"))
+    answer_who(page, "everyone")
     game_id = page.url.rsplit("/", 1)[1]
     while not page.locator("#screen #toss").count():
         event_id = page.locator("#game").get_attribute("data-event-id") or ""

@@ -1,26 +1,34 @@
 // The table screen of one game: a snapshot, then the game's event stream; every screen is drawn
 // from the game's JSON view, and only legal choices are offered to the device that may act.
+// Refusals are shown next to the button that was tapped; a lost stream is shown in the turn bar
+// and reconnected from the last event seen.
 (function () {
   "use strict";
   const root = document.getElementById("game");
   const gameId = root.dataset.gameId;
   const seated = root.dataset.seated === "yes";
-  const palette = {};
-  window.PALETTE.forEach(function (c) { palette[c.name] = c; });
+  const ORDER = window.PALETTE.map(function (c) { return c.name; });
   const PHASES = {select: "Select keshis", toss: "Toss the tower", claim: "Claims", exchange: "Exchange",
     assistants: "Assistants", round_end: "End of round", season_end: "Season scoring", final: "Final scoring",
     finished: "Final scoring"};
   const roleKey = "keshi.role." + gameId;
   const LOW_CONFIDENCE = 0.6;
+  const MAX_COUNT = 30;
+  const NOTICE_MS = 12000;
+  const STALE_MS = 16000;  // three missed heartbeats (the server sends one every 5 s)
   let view = null;
   let busy = false;
-  let correcting = null;
+  let correcting = null;   // {counts, mode: "result" | "hand" | "empty"} while the counter is open
+  let message = null;      // {text, near}: the last refusal, shown next to the button that was tapped
+  let shownErrors = 0;
+  const picks = {};        // seat -> colours chosen so far (kept while other phones act)
   const seenLog = new Set();
 
   const esc = Keshi.esc;
   const chip = Keshi.chip;
+  function sum(counts) { return Object.values(counts || {}).reduce(function (a, b) { return a + b; }, 0); }
   function countsChips(counts) {
-    const parts = Object.keys(counts).filter(function (c) { return counts[c] > 0; })
+    const parts = ORDER.filter(function (c) { return (counts || {})[c] > 0; })
       .map(function (c) { return chip(c, counts[c]); });
     return parts.length ? parts.join(" ") : '<span class="muted">none</span>';
   }
@@ -29,46 +37,121 @@
     const s = view.seating[seat] || {};
     return '<span class="seat seat-' + esc(s.colour || "none") + '">' + esc(nameOf(seat)) + "</span>";
   }
-  function role() { return localStorage.getItem(roleKey) || "all"; }
+  function category(key) {
+    const labels = view.category_labels || {};
+    if (labels[key]) { return labels[key]; }
+    const words = String(key).replace(/[._]/g, " ").replace(/\s+/g, " ").trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  // -- who this phone is --------------------------------------------------------------------
+  function role() { return localStorage.getItem(roleKey); }  // null until "Who are you?" is answered
+  function mySeat() { const r = role(); return r !== null && r !== "all" ? Number(r) : null; }
   function mayAct(seat) {
-    if (!seated) { return false; }
+    if (!seated || role() === null) { return false; }
     if (seat === null || seat === undefined || seat === "table") { return true; }
     return role() === "all" || role() === String(seat);
   }
+  function setRole(value) {
+    localStorage.setItem(roleKey, value);
+    const select = document.getElementById("role");
+    if (select) { select.value = value; }
+    renderWho();
+    render();
+  }
+  function renderWho() {
+    const ask = document.getElementById("who-ask");
+    if (!ask || !view) { return; }
+    const r = role();
+    ask.hidden = r !== null;
+    document.getElementById("who-chosen").hidden = r === null;
+    document.getElementById("who-line").innerHTML = r === null ? "" : r === "all" ? "Shared device" : "You are " + seatChip(Number(r));
+    const options = document.getElementById("who-options");
+    if (!options.children.length) {
+      options.innerHTML = view.names.map(function (n, i) {
+        return '<button type="button" class="option who" data-seat="' + i + '">I am ' + esc(n) + "</button>";
+      }).join("") + '<button type="button" class="secondary who" data-seat="all">Shared device: plays for everyone</button>';
+      options.querySelectorAll("button.who").forEach(function (b) {
+        b.addEventListener("click", function () { setRole(b.dataset.seat); });
+      });
+    }
+  }
+
+  // -- messages: refusals beside the tapped button, notices in the turn bar ------------------------
+  function say(text, near) {
+    message = text ? {text: text, near: near || null} : null;
+    if (message) {
+      shownErrors += 1;
+      root.dataset.shownErrors = String(shownErrors);
+    }
+    placeMessage(true);
+  }
+  function placeMessage(scroll) {
+    document.querySelectorAll(".msg").forEach(function (m) { m.remove(); });
+    if (!message) { return; }
+    let anchor = message.near ? document.querySelector(message.near) : null;
+    if (!anchor || anchor.offsetParent === null) {
+      anchor = document.querySelector("#screen .options, #screen button.big, #screen-title");
+    }
+    const box = document.createElement("p");
+    box.className = "msg notice";
+    box.id = "message";
+    box.setAttribute("role", "alert");
+    box.textContent = message.text;
+    if (anchor) { anchor.insertAdjacentElement("afterend", box); }
+    else { document.getElementById("screen").prepend(box); }
+    if (scroll) { box.scrollIntoView({block: "center"}); }
+  }
+  let noticeTimer = null;
   function notice(text) {
-    const box = document.getElementById("notice");
+    const box = document.getElementById("turn-notice");
     box.textContent = text;
     box.hidden = !text;
+    clearTimeout(noticeTimer);
+    if (text) { noticeTimer = setTimeout(function () { box.hidden = true; }, NOTICE_MS); }
+  }
+  function refusal(result) {
+    if (result.status === 409 && result.data.kind === "GameMovedOn") {
+      return "Someone else acted first: the screen now shows the game as it is. Please choose again.";
+    }
+    if (result.status === 403) {
+      return (result.data.error || "Not allowed") + ".";
+    }
+    return result.data.error ? result.data.error.charAt(0).toUpperCase() + result.data.error.slice(1) :
+      "The companion refused this (error " + result.status + ").";
   }
 
   // -- talking to the server ------------------------------------------------------------------
-  function send(path, body) {
+  function send(path, body, near) {
     if (busy) { return; }
     busy = true;
-    document.querySelectorAll("#screen button").forEach(function (b) { b.disabled = true; });
+    message = null;
+    placeMessage(false);
+    document.querySelectorAll("#screen button, #undo").forEach(function (b) { b.disabled = true; });
     body.version = view.version;
     body.idempotency_key = Keshi.newKey();
     Keshi.api("POST", "/api/games/" + gameId + path, body).then(function (result) {
       busy = false;
       if (result.ok) {
-        notice("");
         if (result.data.view) { apply(result.data.view); } else { render(); }
+        keepScreenInSight();
         return;
       }
-      if (result.status === 409 && result.data.view) {
-        notice("The game moved on before your tap arrived: here is the current state. Please choose again.");
-        apply(result.data.view, true);
-        return;
-      }
-      notice(result.data.error || ("The server said " + result.status));
-      render();
+      if (result.data.view) { apply(result.data.view, true); } else { render(); }
+      say(refusal(result), near);
     }).catch(function () {
       busy = false;
-      notice("No connection to the companion; try again.");
       render();
+      say("No connection to the companion: your tap was not sent. Check the Wi-Fi and try again.", near);
     });
   }
-  function act(action) { send("/actions", {action: action}); }
+  // After this phone's own change the next screen is where the eyes go (not the page's bottom).
+  function keepScreenInSight() {
+    const box = document.getElementById("screen");
+    const r = box.getBoundingClientRect();
+    if (r.bottom < 120 || r.top > window.innerHeight - 80) { box.scrollIntoView({block: "start"}); }
+  }
+  function act(action, near) { send("/actions", {action: action, by: mySeat()}, near); }
 
   // -- screens ---------------------------------------------------------------------------------
   function actionButtons(entries) {
@@ -81,29 +164,40 @@
   }
   function bindLegal(box, entries) {
     box.querySelectorAll("button[data-legal]").forEach(function (button) {
-      button.addEventListener("click", function () { act(entries[Number(button.dataset.legal)].action); });
+      button.addEventListener("click", function () {
+        act(entries[Number(button.dataset.legal)].action, '#screen button[data-legal="' + button.dataset.legal + '"]');
+      });
     });
   }
   function waiting(seat, what) {
     return '<p class="waiting">Waiting for ' + seatChip(seat) + " " + esc(what) + ".</p>";
   }
+  function whoFirst() {
+    return seated && role() === null ? '<p class="waiting">Answer "Who are you?" above to play from this phone.</p>' : "";
+  }
 
   function screenFinished(box) {
     const players = view.state.players;
     const winners = view.winners.join(" and ");
-    const cats = [];
-    players.forEach(function (p) { Object.keys(p.breakdown).forEach(function (k) { if (cats.indexOf(k) < 0) { cats.push(k); } }); });
     let html = '<h2 id="screen-title">Final scoring</h2><p class="winner">★ ' + esc(winners) +
       (view.winners.length > 1 ? " share the win" : " wins") + "</p>";
-    html += '<table class="breakdown"><thead><tr><th>Category</th>' +
-      players.map(function (p) { return "<th>" + esc(p.name) + "</th>"; }).join("") + "</tr></thead><tbody>";
+    html += scoreTable(players.map(function (p) { return p.breakdown; }), players.map(function (p) { return p.score; }));
+    box.innerHTML = html + '<p class="muted small">Ties go to the palace, then the mosque.</p>';
+  }
+
+  // A category × player table of points (``totals`` adds a Total row).
+  function scoreTable(perSeat, totals) {
+    const cats = [];
+    perSeat.forEach(function (d) { Object.keys(d || {}).forEach(function (k) { if (cats.indexOf(k) < 0) { cats.push(k); } }); });
+    let html = '<table class="breakdown"><thead><tr><th>Category</th>' +
+      view.names.map(function (n, i) { return "<th>" + seatChip(i) + "</th>"; }).join("") + "</tr></thead><tbody>";
     cats.forEach(function (k) {
-      html += "<tr><td>" + esc(k.replace(/_/g, " ")) + "</td>" + players.map(function (p) {
-        return '<td class="n">' + (p.breakdown[k] || 0) + "</td>"; }).join("") + "</tr>";
+      html += "<tr><td>" + esc(category(k)) + "</td>" + perSeat.map(function (d) {
+        return '<td class="n">' + ((d || {})[k] || 0) + "</td>"; }).join("") + "</tr>";
     });
-    html += '<tr class="total"><td>Total</td>' + players.map(function (p) { return '<td class="n">' + p.score + "</td>"; }).join("") +
-      "</tr></tbody></table><p class=\"muted small\">Ties go to the palace, then the mosque.</p>";
-    box.innerHTML = html;
+    const total = totals || perSeat.map(function (d) { return sum(d); });
+    return html + '<tr class="total"><td>Total</td>' + total.map(function (t) { return '<td class="n">' + t + "</td>"; }).join("") +
+      "</tr></tbody></table>";
   }
 
   function screenPending(box) {
@@ -118,45 +212,50 @@
       box.innerHTML = html;
       bindLegal(box, view.legal);
     } else {
-      box.innerHTML = html + waiting(seat, "to decide");
+      box.innerHTML = html + (whoFirst() || waiting(seat, "to decide"));
     }
   }
 
   function screenSelect(box) {
     let html = '<h2 id="screen-title">Select 3 keshis</h2><p class="muted">Behind your screen, pick 3 keshis; each red one sends its assistant to a sector you choose.</p>';
     const seats = Object.keys(view.selections);
+    Object.keys(picks).forEach(function (s) { if (seats.indexOf(s) < 0) { delete picks[s]; } });
     const done = view.state.players.map(function (p, i) { return p.has_selected ? i : null; }).filter(function (i) { return i !== null; });
     if (done.length) { html += '<p class="muted">Chosen, hidden until everyone has: ' + done.map(seatChip).join(", ") + "</p>"; }
     const mine = seats.filter(function (s) { return mayAct(Number(s)); });
     seats.filter(function (s) { return !mayAct(Number(s)); }).forEach(function (s) { html += waiting(Number(s), "to select"); });
+    html += whoFirst();
     mine.forEach(function (s) { html += '<div class="picker" data-seat="' + s + '"></div>'; });
     box.innerHTML = html;
     mine.forEach(function (s) { picker(box.querySelector('.picker[data-seat="' + s + '"]'), Number(s), view.selections[s]); });
   }
 
+  // One player's selection: colours are tapped one by one (kept across redraws until revealed).
   function picker(el, seat, options) {
-    const chosen = [];
-    function matches() {
-      return options.filter(function (o) {
-        const rest = o.colours.slice();
-        return chosen.every(function (c) { const i = rest.indexOf(c); if (i < 0) { return false; } rest.splice(i, 1); return true; });
-      });
+    if (!picks[seat]) { picks[seat] = []; }
+    const chosen = picks[seat];
+    function rest(option) {
+      const left = option.colours.slice();
+      const fits = chosen.every(function (c) { const i = left.indexOf(c); if (i < 0) { return false; } left.splice(i, 1); return true; });
+      return fits ? left : null;
     }
+    function matches() { return options.filter(function (o) { return rest(o) !== null; }); }
+    if (chosen.length && !matches().length) { chosen.length = 0; }  // the choices changed under us
     function draw() {
       const fits = matches();
       const size = options.length ? options[0].colours.length : 0;
       const screen = view.state.players[seat].screen;
       let html = "<h3>" + seatChip(seat) + "</h3><p>Chosen: " + (chosen.length ? chosen.map(function (c) { return chip(c); }).join(" ") : '<span class="muted">nothing yet</span>') + "</p>";
       if (chosen.length < size) {
-        html += '<div class="options colours">' + Object.keys(screen).filter(function (c) { return screen[c] > 0; }).map(function (c) {
-          const ok = fits.some(function (o) { const rest = o.colours.slice(); chosen.forEach(function (x) { rest.splice(rest.indexOf(x), 1); }); return rest.indexOf(c) >= 0; });
+        html += '<div class="options colours">' + ORDER.filter(function (c) { return screen[c] > 0; }).map(function (c) {
+          const ok = fits.some(function (o) { return rest(o).indexOf(c) >= 0; });
           return '<button type="button" class="colour-pick" data-colour="' + c + '"' + (ok ? "" : " disabled") + ">" + chip(c, screen[c]) + "</button>";
         }).join("") + "</div>";
       } else {
         const exact = fits.filter(function (o) { return o.colours.length === chosen.length; })[0];
         if (exact && exact.wild.length) {
           html += '<p>Where do the red keshis send their assistants?</p><div class="options">' + exact.wild.map(function (w, i) {
-            return '<button type="button" class="option reveal" data-wild="' + i + '">Reveal · red to ' + esc(w.join(" + ").replace(/_/g, " ")) + "</button>";
+            return '<button type="button" class="option reveal" data-wild="' + i + '">Reveal · red to ' + esc(w.map(function (sector) { return String(sector).replace(/[._]/g, " "); }).join(" + ")) + "</button>";
           }).join("") + "</div>";
         } else {
           html += '<button type="button" class="big reveal" data-wild="-1">Reveal ' + esc(nameOf(seat)) + "'s keshis</button>";
@@ -171,61 +270,110 @@
         b.addEventListener("click", function () {
           const exact = matches().filter(function (o) { return o.colours.length === chosen.length; })[0];
           const i = Number(b.dataset.wild);
-          act({type: "select", player: seat, colours: chosen.slice(), wild_sectors: i >= 0 ? exact.wild[i] : []});
+          act({type: "select", player: seat, colours: chosen.slice(), wild_sectors: i >= 0 ? exact.wild[i] : []},
+            '.picker[data-seat="' + seat + '"] .reveal');
         });
       });
       const again = el.querySelector(".start-over");
       if (again) { again.addEventListener("click", function () { chosen.length = 0; draw(); }); }
+      if (busy) { el.querySelectorAll("button").forEach(function (b) { b.disabled = true; }); }
     }
     draw();
   }
 
+  // Game start: the tower is emptied (or confirmed empty) before the first toss; selecting goes on meanwhile.
+  function towerCheck(box) {
+    const believed = view.tower_check.believed_inside || {};
+    const block = document.createElement("div");
+    block.className = "tower-check";
+    block.id = "tower-check";
+    let html = '<h2>Empty the tower first</h2><p>Before the first toss, turn the tower over and shake it: ' +
+      "pieces from an earlier game may still be inside.</p>";
+    if (sum(believed)) { html += "<p>The companion thinks these are still inside: " + countsChips(believed) + "</p>"; }
+    if (!mayAct(null)) {
+      block.innerHTML = html + (seated && role() === null ? "" : '<p class="waiting">Waiting for the table to empty the tower.</p>');
+      box.prepend(block);
+      return;
+    }
+    if (correcting && correcting.mode === "empty") { block.innerHTML = html; box.prepend(block); counter(block); return; }
+    block.innerHTML = html + '<button type="button" class="big" id="tower-empty">It is empty: nothing fell out</button>' +
+      '<button type="button" class="secondary" id="tower-found">Pieces fell out: enter them</button>';
+    box.prepend(block);
+    document.getElementById("tower-empty").addEventListener("click", function () {
+      send("/tower/empty", {found: {}, by: mySeat()}, "#tower-empty");
+    });
+    document.getElementById("tower-found").addEventListener("click", function () {
+      correcting = {mode: "empty", counts: Object.assign({}, believed)};
+      render();
+    });
+  }
+
   function screenToss(box) {
     const result = view.tower_result;
-    const total = Object.values(view.pieces_in).reduce(function (a, b) { return a + b; }, 0);
+    const total = sum(view.pieces_in);
     if (!result) {
+      const rolling = Boolean(view.tossing);
       let html = '<h2 id="screen-title">Toss the tower</h2><p>Into the tower: ' + countsChips(view.pieces_in) + " (" + total + " keshis)</p>";
-      if (seated) {
-        html += '<button type="button" class="big" id="toss">Toss ' + total + " keshis</button>" +
-          '<button type="button" class="secondary" id="by-hand">Enter what fell out by hand</button>';
+      if (mayAct(null)) {
+        html += '<button type="button" class="big" id="toss"' + (rolling ? " disabled" : "") + ">" +
+          (rolling ? "Tossing… wait for the result" : "Toss " + total + " keshis") + "</button>" +
+          (rolling ? "" : '<button type="button" class="secondary" id="by-hand">Enter what fell out by hand</button>');
       } else {
-        html += '<p class="waiting">Waiting for the table to toss.</p>';
+        html += whoFirst() || '<p class="waiting">Waiting for the table to toss.</p>';
       }
       box.innerHTML = html;
-      if (correcting) { counter(box, correcting); return; }
+      if (correcting && correcting.mode === "hand") { counter(box); return; }
       const toss = document.getElementById("toss");
-      if (toss) {
-        toss.addEventListener("click", function () { send("/toss", {}); });
-        document.getElementById("by-hand").addEventListener("click", function () { correcting = {}; render(); });
+      if (toss && !rolling) {
+        toss.addEventListener("click", function () { send("/toss", {}, "#toss"); });
+        document.getElementById("by-hand").addEventListener("click", function () {
+          correcting = {mode: "hand", counts: {}};
+          render();
+        });
       }
       return;
     }
     let html = '<h2 id="screen-title">Tower result</h2><p class="result-counts">' + countsChips(result.counts) + "</p>";
+    if (sum(result.leftover_if_confirmed)) {
+      html += '<p class="muted" id="leftover">Not tossed this round, so kept as a leftover from before: ' +
+        countsChips(result.leftover_if_confirmed) + "</p>";
+    }
+    html += evidence(result);
+    if (result.flagged) { html += '<p class="warn">The beam and the camera disagree: check the tray before you confirm.</p>'; }
+    if (!mayAct(null)) { box.innerHTML = html + (whoFirst() || '<p class="waiting">Waiting for the table to confirm.</p>'); return; }
+    if (correcting && correcting.mode === "result") { box.innerHTML = html; counter(box); return; }
+    html += '<button type="button" class="big" id="accept">Confirm: that is what fell out</button>' +
+      '<button type="button" class="secondary" id="correct">Correct the counts</button>';
+    box.innerHTML = html;
+    document.getElementById("accept").addEventListener("click", function () { act({type: "release", counts: result.counts}, "#accept"); });
+    document.getElementById("correct").addEventListener("click", function () {
+      correcting = {mode: "result", counts: Object.assign({}, result.counts)};
+      render();
+    });
+  }
+
+  // What the tower saw: the tray snapshot, each colour's camera confidence, beam and camera totals.
+  function evidence(result) {
+    let html = "";
     if (result.snapshot_url) {
       html += '<figure class="snapshot"><img id="snapshot" src="' + esc(result.snapshot_url) +
         '" alt="The tray as the camera saw it after this toss"><figcaption class="muted small">What the camera saw in the tray</figcaption></figure>';
     }
-    if (result.colour_confidence) { html += confidenceTable(result.colour_confidence); }
-    html += '<p class="muted small">' + (result.source === "simulator-truth" ? "Counted by the simulator" : "Counted by the camera") +
-      " · beam " + result.beam_count + " drop(s)" + (result.camera_count !== null && result.camera_count !== undefined ? " · camera " + result.camera_count : "") +
-      (result.confidence !== null && result.confidence !== undefined ? " · confidence " + Math.round(result.confidence * 100) + "%" : "") +
-      (result.unknown ? " · " + result.unknown + " unknown" : "") + "</p>";
-    if (result.flagged) { html += '<p class="warn">The beam and the camera disagree: check the tray before you confirm.</p>'; }
-    if (!seated) { box.innerHTML = html + '<p class="waiting">Waiting for the table to confirm.</p>'; return; }
-    if (correcting) { box.innerHTML = html; counter(box, correcting); return; }
-    html += '<button type="button" class="big" id="accept">Confirm: that is what fell out</button>' +
-      '<button type="button" class="secondary" id="correct">Correct the counts</button>';
-    box.innerHTML = html;
-    document.getElementById("accept").addEventListener("click", function () { act({type: "release", counts: result.counts}); });
-    document.getElementById("correct").addEventListener("click", function () { correcting = Object.assign({}, result.counts); render(); });
+    if (result.colour_confidence && Object.keys(result.colour_confidence).length) { html += confidenceTable(result.colour_confidence); }
+    const parts = [result.source === "simulator-truth" ? "Counted by the simulator" : "Counted by the camera",
+      "beam " + result.beam_count + " drop(s)"];
+    if (result.camera_count !== null && result.camera_count !== undefined) { parts.push("camera " + result.camera_count); }
+    if (result.confidence !== null && result.confidence !== undefined) { parts.push("confidence " + Math.round(result.confidence * 100) + "%"); }
+    if (result.unknown) { parts.push(result.unknown + " unknown"); }
+    return html + '<p class="muted small" id="evidence">' + parts.join(" · ") + "</p>";
   }
 
   // Per detected colour: how many pieces and how sure the camera was (mean, and its least sure piece).
   function confidenceTable(byColour) {
-    const rows = Object.keys(byColour).map(function (c) {
+    const rows = ORDER.filter(function (c) { return byColour[c]; }).map(function (c) {
       const r = byColour[c];
       const unsure = r.lowest < LOW_CONFIDENCE;
-      return '<tr' + (unsure ? ' class="unsure"' : "") + "><td>" + (palette[c] ? chip(c) : esc(c)) + '</td><td class="n">' + r.count +
+      return '<tr' + (unsure ? ' class="unsure"' : "") + "><td>" + chip(c) + '</td><td class="n">' + r.count +
         '</td><td class="n">' + Math.round(r.mean * 100) + '%</td><td class="n">' + Math.round(r.lowest * 100) + "%" +
         (unsure ? ' <span aria-label="check this colour">⚠</span>' : "") + "</td></tr>";
     }).join("");
@@ -233,28 +381,51 @@
       rows + "</tbody></table>";
   }
 
-  function counter(box, counts) {
+  // Every colour, any count: what the table saw, beside what the tower believed and the camera saw.
+  function counter(box) {
+    const counts = correcting.counts;
+    const mode = correcting.mode;
     const inside = view.state.tower.inside;
-    const rows = Object.keys(inside).filter(function (c) { return inside[c] > 0; });
-    let html = '<div class="counter"><h3>What fell out?</h3><p class="muted small">The change is logged with the tower\'s own count.</p>';
-    rows.forEach(function (c) {
-      html += '<div class="count-row">' + chip(c) + '<button type="button" class="step" data-colour="' + c + '" data-d="-1" aria-label="one fewer ' + c + '">−</button>' +
-        '<output class="n">' + (counts[c] || 0) + '</output><button type="button" class="step" data-colour="' + c + '" data-d="1" aria-label="one more ' + c + '">+</button></div>';
+    const result = mode === "result" ? view.tower_result : null;
+    const camera = result ? result.counts || {} : {};
+    const conf = result ? result.colour_confidence || {} : {};
+    const title = mode === "empty" ? "What fell out of the tower?" : "What fell out?";
+    let html = '<div class="counter" id="counter"><h3>' + title + "</h3>";
+    if (result) {
+      html += '<p class="small" id="counter-totals">You count <b>' + sum(counts) + "</b> · beam " + result.beam_count + " drop(s)" +
+        (result.camera_count !== null && result.camera_count !== undefined ? " · camera " + result.camera_count : "") + "</p>";
+    } else {
+      html += '<p class="small" id="counter-totals">You count <b>' + sum(counts) + "</b></p>";
+    }
+    html += '<p class="muted small">Any colour, any count: a piece nobody tossed is kept as a leftover. The change is logged beside the tower\'s own count.</p>';
+    ORDER.forEach(function (c) {
+      const facts = [];
+      if (mode !== "empty" || inside[c]) { facts.push("in tower " + (inside[c] || 0)); }
+      if (result) { facts.push("camera " + (camera[c] || 0) + (conf[c] ? " (" + Math.round(conf[c].mean * 100) + "% sure)" : "")); }
+      const relevant = inside[c] || camera[c] || counts[c];
+      html += '<div class="count-row' + (relevant ? " relevant" : "") + '" data-colour="' + c + '">' +
+        '<div class="count-name">' + chip(c) + '<span class="muted small facts">' + facts.join(" · ") + "</span></div>" +
+        '<button type="button" class="step" data-colour="' + c + '" data-d="-1" aria-label="one fewer ' + c + '">−</button>' +
+        '<output class="n">' + (counts[c] || 0) + '</output><button type="button" class="step" data-colour="' + c +
+        '" data-d="1" aria-label="one more ' + c + '">+</button></div>';
     });
-    html += '<button type="button" class="big" id="apply-counts">Apply these counts</button><button type="button" class="secondary" id="cancel-counts">Cancel</button></div>';
+    html += '<button type="button" class="big" id="apply-counts">' + (mode === "empty" ? "These fell out" : "Apply these counts") +
+      '</button><button type="button" class="secondary" id="cancel-counts">Cancel</button></div>';
     box.insertAdjacentHTML("beforeend", html);
     box.querySelectorAll("button.step").forEach(function (b) {
       b.addEventListener("click", function () {
         const c = b.dataset.colour;
-        counts[c] = Math.max(0, Math.min(inside[c], (counts[c] || 0) + Number(b.dataset.d)));
-        render();
+        counts[c] = Math.max(0, Math.min(MAX_COUNT, (counts[c] || 0) + Number(b.dataset.d)));
+        const row = box.querySelector('.count-row[data-colour="' + c + '"]');
+        row.querySelector("output").textContent = counts[c];
+        box.querySelector("#counter-totals b").textContent = sum(counts);
       });
     });
     document.getElementById("apply-counts").addEventListener("click", function () {
       const clean = {};
-      Object.keys(counts).forEach(function (c) { if (counts[c] > 0) { clean[c] = counts[c]; } });
-      correcting = null;
-      act({type: "release", counts: clean});
+      ORDER.forEach(function (c) { if (counts[c] > 0) { clean[c] = counts[c]; } });
+      if (mode === "empty") { send("/tower/empty", {found: clean, by: mySeat()}, "#apply-counts"); }
+      else { act({type: "release", counts: clean}, "#apply-counts"); }
     });
     document.getElementById("cancel-counts").addEventListener("click", function () { correcting = null; render(); });
   }
@@ -267,29 +438,45 @@
       box.innerHTML = html;
       bindLegal(box, view.legal);
     } else {
-      box.innerHTML = html + waiting(seat, what);
+      box.innerHTML = html + (whoFirst() || waiting(seat, what));
     }
+  }
+
+  // -- season scoring: a card that stays (the server keeps it) until the table closes it ----------
+  function renderSeason() {
+    const card = document.getElementById("season-card");
+    const scoring = view.season_scoring;
+    if (!scoring || scoring.acknowledged || view.finished) { card.hidden = true; return; }
+    document.getElementById("season-title").textContent = scoring.label || "Season " + scoring.season + " scoring";
+    const scored = scoring.deltas.some(function (d) { return Object.keys(d).length; });
+    document.getElementById("season-body").innerHTML = scored ? scoreTable(scoring.deltas) :
+      '<p class="muted">Nobody scored points this season.</p>';
+    const close = document.getElementById("season-close");
+    close.hidden = !mayAct(null);
+    card.hidden = false;
   }
 
   // -- the whole page ---------------------------------------------------------------------------
   function renderTurn() {
-    const phase = PHASES[view.phase] || view.phase;
+    const phase = PHASES[view.phase] || view.phase_label || "";
     document.getElementById("turn-when").textContent = view.finished ? "Game over" :
       "Season " + view.season + " · Round " + view.round + " · " + phase;
     let who;
     if (view.finished) { who = "★ Winner: " + esc(view.winners.join(" & ")); }
+    else if (view.tower_check && view.tower_check.needed && view.phase === "toss") { who = "The table: empty the tower, then toss"; }
     else if (view.pending && view.pending.kind === "question") { who = "The table: answer a question"; }
     else if (view.phase === "select") {
       who = "Everyone selects · waiting for " + Object.keys(view.selections).map(function (s) { return esc(nameOf(Number(s))); }).join(", ");
-    } else if (view.to_move === "table") { who = view.tower_result ? "The table: confirm the tower result" : "The table: toss the tower"; }
-    else { who = seatChip(view.to_move) + "'s turn"; }
+    } else if (view.to_move === "table") {
+      who = view.tower_result ? "The table: confirm the tower result" : view.tossing ? "The tower is tossing…" : "The table: toss the tower";
+    } else { who = seatChip(view.to_move) + "'s turn"; }
     document.getElementById("turn-who").innerHTML = who;
   }
 
   function renderScores() {
     document.getElementById("scores").innerHTML = view.state.players.map(function (p, i) {
       const rows = Object.keys(p.breakdown).map(function (k) {
-        return "<tr><td>" + esc(k.replace(/_/g, " ")) + '</td><td class="n">' + p.breakdown[k] + "</td></tr>";
+        return "<tr><td>" + esc(category(k)) + '</td><td class="n">' + p.breakdown[k] + "</td></tr>";
       }).join("");
       const res = p.resources;
       return '<details class="score"><summary>' + seatChip(i) + ' <span class="points">' + p.score + " pts</span>" +
@@ -343,6 +530,7 @@
     root.dataset.phase = view.finished ? "finished" : view.phase;
     renderTurn();
     renderScores();
+    renderSeason();
     if (view.phase !== "toss") { document.getElementById("tower-card").hidden = true; }
     const box = document.getElementById("screen");
     if (view.finished) { screenFinished(box); }
@@ -351,13 +539,24 @@
     else if (view.phase === "toss") { screenToss(box); }
     else if (view.phase === "claim") { screenTurn(box, "Claim keshis", "to claim"); }
     else if (view.phase === "assistants") { screenTurn(box, "Assistants", "to use assistants"); }
-    else { box.innerHTML = '<h2 id="screen-title">' + esc(PHASES[view.phase] || view.phase) + "</h2>"; }
+    else { box.innerHTML = '<h2 id="screen-title">' + esc(PHASES[view.phase] || view.phase_label || "") + "</h2>"; }
+    if (!view.finished && view.tower_check && view.tower_check.needed) { towerCheck(box); }
     if (busy) { box.querySelectorAll("button").forEach(function (b) { b.disabled = true; }); }
+    const undo = document.getElementById("undo");
+    if (undo) {
+      const state = undoState();
+      undo.disabled = busy;
+      undo.textContent = state.available ? "Undo: " + state.label : "Undo";
+    }
+    placeMessage(false);
   }
 
   function apply(next, force) {
     if (!view || force || next.event_id >= view.event_id) {
-      if (view && (next.version !== view.version || next.phase !== view.phase)) { correcting = null; }
+      const moved = view && (next.version !== view.version || next.phase !== view.phase ||
+        Boolean(next.tower_result) !== Boolean(view.tower_result));
+      if (moved) { correcting = null; }
+      if (moved && !force) { message = null; }
       view = next;
       render();
     }
@@ -377,17 +576,21 @@
     const deltas = event.data.deltas || [];
     if (!deltas.some(function (d) { return Object.keys(d).length; })) { return; }
     const card = document.getElementById("latest-card");
-    const seasonScored = view && event.data.season !== undefined && Object.keys(deltas.reduce(function (a, d) { return Object.assign(a, d); }, {}))
-      .some(function (k) { return ["river_evaluation", "provisions", "line_bonus", "palace_final", "mosque_final"].indexOf(k) >= 0; });
-    document.getElementById("latest-title").textContent = seasonScored ? "Season scoring" : "Latest scoring";
     document.getElementById("latest").innerHTML = "<p>" + esc(event.data.label) + "</p><ul>" + deltas.map(function (d, i) {
       const keys = Object.keys(d);
       if (!keys.length) { return ""; }
-      const sum = keys.reduce(function (a, k) { return a + d[k]; }, 0);
-      return "<li>" + seatChip(i) + " " + (sum >= 0 ? "+" : "") + sum + " (" + keys.map(function (k) {
-        return esc(k.replace(/_/g, " ")) + " " + (d[k] >= 0 ? "+" : "") + d[k]; }).join(", ") + ")</li>";
+      const total = sum(d);
+      return "<li>" + seatChip(i) + " " + (total >= 0 ? "+" : "") + total + " (" + keys.map(function (k) {
+        return esc(category(k)) + " " + (d[k] >= 0 ? "+" : "") + d[k]; }).join(", ") + ")</li>";
     }).join("") + "</ul>";
     card.hidden = false;
+  }
+
+  // What the next undo really takes back, or why there is nothing to take back now.
+  function undoState() {
+    if (!view) { return {available: false, reason: ""}; }
+    if (view.undo) { return view.undo; }
+    return {available: view.actions > 0, label: "the last action", reason: "Nothing to take back yet."};
   }
 
   function onTower(event) {
@@ -395,47 +598,113 @@
     const state = document.getElementById("tower-state");
     const drops = document.getElementById("drops");
     card.hidden = false;
-    if (event.topic === "toss.started") { drops.innerHTML = ""; state.textContent = "Tossing… keshis are falling."; }
-    else if (event.topic === "toss.drop") {
+    if (event.topic === "toss.started") {
+      drops.innerHTML = "";
+      state.textContent = "Tossing… keshis are falling.";
+    } else if (event.topic === "toss.drop") {
       const li = document.createElement("li");
       li.textContent = event.data.t_ms.toFixed(0) + " ms";
       drops.appendChild(li);
     } else if (event.topic === "toss.settled") { state.textContent = "Settled after " + event.data.drops + " drop(s); counting…"; }
     else if (event.topic === "toss.result") { state.textContent = "Counted."; }
-    else if (event.topic === "tower.fault") { notice("Tower fault: " + (event.data.message || "unknown")); }
+    else if (event.topic === "tower.fault") {
+      notice("Tower fault: " + (event.data.message || "unknown") + ". Enter what fell out by hand.");
+    }
   }
 
-  function follow(lastId) {
-    const stream = new EventSource("/api/games/" + gameId + "/events?last_event_id=" + lastId);
-    stream.addEventListener("game", function (message) {
-      const event = JSON.parse(message.data);
-      addLog(event.id, event.data.label || event.kind, true);
+  // -- the live stream: followed from the last event seen, watched for silence, reconnected ---------
+  let stream = null;
+  let lastEventId = 0;
+  let lastHeard = Date.now();
+  let retryMs = 1000;
+  let retryTimer = null;
+  function connection(ok) {
+    const box = document.getElementById("connection");
+    box.hidden = ok;
+    root.dataset.connection = ok ? "live" : "lost";
+  }
+  function heard() {
+    lastHeard = Date.now();
+    retryMs = 1000;
+    connection(true);
+  }
+  function follow() {
+    stream = new EventSource("/api/games/" + gameId + "/events?last_event_id=" + lastEventId);
+    stream.addEventListener("open", heard);
+    stream.addEventListener("game", function (m) {
+      heard();
+      const event = JSON.parse(m.data);
+      lastEventId = Math.max(lastEventId, event.id);
+      if (event.data.log !== false) { addLog(event.id, event.data.label || event.kind, true); }
       showScoring(event);
+      // a notice is for the latest event only (a reconnect's replayed burst carries the view on its last)
+      if (event.view && (event.kind === "undo" || event.kind === "toss.failed")) { notice(event.data.label); }
       if (event.view) { apply(event.view); }
     });
-    stream.addEventListener("tower", function (message) { onTower(JSON.parse(message.data)); });
+    stream.addEventListener("tower", function (m) { heard(); onTower(JSON.parse(m.data)); });
+    stream.addEventListener("ping", heard);
+    stream.addEventListener("error", lost);
   }
+  function lost() {
+    if (stream) { stream.close(); stream = null; }
+    connection(false);
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(function () { follow(); }, retryMs);
+    retryMs = Math.min(retryMs * 2, 5000);
+  }
+  setInterval(function () {
+    if (stream && Date.now() - lastHeard > STALE_MS) { lost(); }
+  }, 2000);
 
   const roleSelect = document.getElementById("role");
   if (roleSelect) {
-    roleSelect.addEventListener("change", function () { localStorage.setItem(roleKey, roleSelect.value); render(); });
+    roleSelect.addEventListener("change", function () { if (roleSelect.value) { setRole(roleSelect.value); } });
   }
   const undo = document.getElementById("undo");
   if (undo) {
     undo.addEventListener("click", function () {
-      const last = document.querySelector("#log li");
-      if (window.confirm("Take back the last action?" + (last ? "\n" + last.textContent : ""))) { send("/undo", {}); }
+      const state = undoState();
+      if (!state.available) { say(state.reason || "Nothing to take back now.", "#undo"); return; }
+      if (window.confirm("Take back " + state.label + "?")) { send("/undo", {by: mySeat()}, "#undo"); }
     });
   }
 
-  fetch("/api/games/" + gameId, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (first) {
-    (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, h.label, true); });
-    if (roleSelect) {
-      first.names.forEach(function (n, i) { roleSelect.insertAdjacentHTML("beforeend", '<option value="' + i + '">' + esc(n) + "</option>"); });
-      roleSelect.value = role();
-    }
-    view = first;
-    render();
-    follow(first.event_id);
+  // The first snapshot; without a connection the turn bar says so and it is fetched again.
+  function start() {
+    fetch("/api/games/" + gameId, {credentials: "same-origin"}).then(function (r) {
+      if (!r.ok) { throw new Error("HTTP " + r.status); }
+      return r.json();
+    }).then(function (first) {
+      connection(true);
+      (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, h.label, true); });
+      if (roleSelect) {
+        first.names.forEach(function (n, i) { roleSelect.insertAdjacentHTML("beforeend", '<option value="' + i + '">' + esc(n) + "</option>"); });
+        roleSelect.value = role() || "";
+      }
+      view = first;
+      lastEventId = first.event_id;
+      renderWho();
+      render();
+      follow();
+    }).catch(function () {
+      connection(false);
+      setTimeout(start, 2000);
+    });
+  }
+  start();
+  // A watching screen may show the PIN when it is the companion's own (host) screen.
+  const showPin = document.getElementById("show-pin");
+  if (showPin) {
+    showPin.addEventListener("click", function () {
+      Keshi.api("GET", "/api/games/" + gameId + "/pin").then(function (result) {
+        document.getElementById("pin-answer").textContent = result.ok ? "Table PIN: " + result.data.pin :
+          "Only the companion's own screen or a phone that joined can show the PIN: ask someone at the table.";
+      }).catch(function () {
+        document.getElementById("pin-answer").textContent = "No connection to the companion; try again.";
+      });
+    });
+  }
+  document.getElementById("season-close").addEventListener("click", function () {
+    send("/season-scoring/ack", {season: view.season_scoring.season}, "#season-close");
   });
 })();

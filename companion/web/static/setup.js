@@ -75,6 +75,11 @@
       const names = players().map(function (p) { return p.name; });
       if (names.some(function (n) { return !n; })) { return "Every seat needs a name."; }
       if (new Set(names).size !== names.length) { return "Two players have the same name."; }
+      const taken = {};
+      const clash = players().filter(function (p) { if (taken[p.colour]) { return true; } taken[p.colour] = p.name; return false; })[0];
+      if (clash) {
+        return taken[clash.colour] + " and " + clash.name + " both chose " + clash.colour + ": each seat needs its own colour.";
+      }
     }
     if (stepIndex === 2 && document.querySelector('input[name="draws"]:checked').value === "table") {
       try { form(); } catch (e) { return "The other draws are not valid JSON: " + e.message; }
@@ -135,6 +140,7 @@
       step.querySelector(".steps-nav").before(box);
     }
     box.textContent = message;
+    box.scrollIntoView({block: "center"});
   }
 
   document.getElementById("start").addEventListener("click", function () {

@@ -44,6 +44,22 @@
     }
   };
 
+  // The table shook the tower empty: it now counts as holding nothing.
+  const emptied = document.getElementById("emptied");
+  emptied.addEventListener("click", function () {
+    const answer = document.getElementById("empty-state");
+    emptied.disabled = true;
+    Keshi.api("POST", "/api/tower/empty", {found: {}}).then(function (result) {
+      emptied.disabled = false;
+      if (!result.ok) { answer.textContent = "Not now: " + (result.data.error || "error " + result.status); return; }
+      const before = Object.keys(result.data.believed || {}).map(function (c) { return result.data.believed[c] + " " + c; });
+      answer.textContent = "The tower now counts as empty" + (before.length ? " (it was believed to hold " + before.join(", ") + ")." : ".");
+    }).catch(function () {
+      emptied.disabled = false;
+      answer.textContent = "No connection to the companion; try again.";
+    });
+  });
+
   button.addEventListener("click", function () {
     button.disabled = true;
     state.textContent = "Starting a toss…";
