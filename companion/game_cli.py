@@ -38,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     replay = game_sub.add_parser("replay", help="replay a JSON-lines game log and print the scores")
     replay.add_argument("log", type=Path, metavar="LOG.jsonl", help="game log written by the engine")
-    _add_game_option(replay)
+    replay.add_argument("--game", choices=tuple(GAMES),
+                        help="which game the log is of (default: the game its header names)")
     replay.add_argument("--json", action="store_true", help="print the result as JSON")
     replay.set_defaults(func=_replay)
 
@@ -66,6 +67,23 @@ def _engine(game: str) -> ModuleType:
     return importlib.import_module(GAMES[game])
 
 
+def _game_named_by(log_text: str) -> str | None:
+    """The game a log's header line names (Morocco and Sabika logs say ``"game"``; Marrakesh's do not).
+
+    ``None`` where the header cannot be read or names no known game: the engine's own reader then
+    says what is wrong with the line.
+    """
+    first = next((line for line in log_text.splitlines() if line.strip()), "")
+    try:
+        head = json.loads(first)
+    except ValueError:
+        return None
+    if not isinstance(head, dict):
+        return None
+    game = head.get("game", "marrakesh")
+    return game if game in GAMES else None
+
+
 def _expansion_list(text: str) -> tuple[int, ...]:
     """``"1,3,5"`` -> ``(1, 3, 5)``; the engine's setup checks the numbers themselves."""
     try:
@@ -75,8 +93,12 @@ def _expansion_list(text: str) -> tuple[int, ...]:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    engine = _engine(args.game)
-    game = engine.read_log(args.log.read_text(encoding="utf-8"), str(args.log))
+    text = args.log.read_text(encoding="utf-8")
+    named = _game_named_by(text)
+    if args.game is not None and named is not None and args.game != named:
+        raise GameOptionError(f"{args.log} is a {named} log, not {args.game}")
+    engine = _engine(args.game or named or "marrakesh")
+    game = engine.read_log(text, str(args.log))
     _print_result(engine, game, as_json=args.json)
     return 0
 

@@ -1,0 +1,95 @@
+"""The action values a Sabika game accepts, and their JSON form.
+
+Small frozen dataclasses carrying only what a player or the table decided; ``Game.apply`` checks
+them. A turn is one ``Work`` or ``Rest``; everything the rules then let the player decide (which
+Materials, which Card, how to pay Parias...) is a pending decision answered with ``Choose``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.sabika.errors import ActionFormatError
+
+
+@dataclass(frozen=True)
+class Work:
+    """``player`` moves ``worker`` clockwise to ``square`` (1-based) of its Rondel and works there (L454-478)."""
+
+    player: int
+    worker: str
+    square: int
+
+
+@dataclass(frozen=True)
+class Rest:
+    """``player`` rests ``worker`` in the Workshop: +3 Dinars, -1 PP (L489-494)."""
+
+    player: int
+    worker: str
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Answer the pending decision of ``player`` with one of its options."""
+
+    player: int
+    option: Any
+
+    def __hash__(self) -> int:
+        return hash((self.player, repr(self.option)))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The table answers a question about a printed value (kept in the board profile)."""
+
+    key: str
+    value: Any
+
+    def __hash__(self) -> int:
+        return hash((self.key, repr(self.value)))
+
+
+Action = Work | Rest | Choose | Answer
+
+_FIELDS: dict[str, tuple[type, dict[str, type]]] = {
+    "work": (Work, {"player": int, "worker": str, "square": int}),
+    "rest": (Rest, {"player": int, "worker": str}),
+    "choose": (Choose, {"player": int, "option": object}),
+    "answer": (Answer, {"key": str, "value": object}),
+}
+_TYPE_OF = {cls: name for name, (cls, _) in _FIELDS.items()}
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """The one-line JSON form: ``{"type": "work", "player": 0, "worker": "poet", "square": 3}``."""
+    out: dict[str, Any] = {"type": _TYPE_OF[type(action)]}
+    out.update(vars(action))
+    return out
+
+
+def action_from_dict(data: Any) -> Action:
+    """Parse the JSON form; ``ActionFormatError`` names the bad field."""
+    if not isinstance(data, dict):
+        raise ActionFormatError(f"an action must be a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    if kind not in _FIELDS:
+        raise ActionFormatError(f"unknown action type {kind!r} (expected one of {', '.join(_FIELDS)})")
+    cls, fields = _FIELDS[kind]
+    values: dict[str, Any] = {}
+    for name, typ in fields.items():
+        if name not in data:
+            raise ActionFormatError(f"{kind} action lacks the field {name!r}")
+        value = data[name]
+        if typ is int and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ActionFormatError(f"{kind} action field {name!r} must be an integer, not {value!r}")
+        if typ is str and not isinstance(value, str):
+            raise ActionFormatError(f"{kind} action field {name!r} must be a string, not {value!r}")
+        values[name] = value
+    extra = set(data) - set(fields) - {"type"}
+    if extra:
+        raise ActionFormatError(f"{kind} action has unknown field(s) {', '.join(sorted(extra))}")
+    action: Action = cls(**values)
+    return action

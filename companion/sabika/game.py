@@ -1,0 +1,351 @@
+"""``Game``: applies Sabika actions, runs the rounds, lists legal actions, undoes.
+
+Same design as the Marrakesh engine (``companion.rules.game``): every action is validated
+completely before anything changes, then appended to ``log``; the state always equals
+``Game.replay(setup, log)`` and ``undo`` is that replay without the last action. Between actions the
+engine runs effects (``handlers.HANDLERS``) from a stack until a player must decide something
+(a pending ``choice``) or the table must answer a question about a printed value.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+# Effect handlers register themselves in handlers.HANDLERS when their module is imported.
+from companion.sabika import handlers, inner, middle, outer, reveals, round_end, rules, scoring  # noqa: F401
+from companion.sabika.actions import Action, Answer, Choose, Rest, Work
+from companion.sabika.components import WORKER_WORDS, WORKERS
+from companion.sabika.errors import IllegalAnswer, IllegalChoice, IllegalWork, NotYourTurn, RuleError
+from companion.sabika.questions import Spec, answer_ok, board_questions, component_specs, question
+from companion.sabika.rondel import Layout
+from companion.sabika.setup import SetupOptions, initial_state, resolve_setup
+from companion.sabika.state import GameState, PlayerState
+
+TABLE = "table"
+
+
+class NeedInput(Exception):  # noqa: N818 - a control-flow signal, not an error
+    """Raised inside an effect handler: the effect waits for ``decision``."""
+
+    def __init__(self, decision: dict[str, Any]) -> None:
+        super().__init__(decision["prompt"])
+        self.decision = decision
+
+
+class Game:
+    """One Sabika game for 2-4 players. Create with ``Game.new(SetupOptions(...))``."""
+
+    game = "sabika"
+
+    def __init__(self, setup: dict[str, Any]) -> None:
+        self.s: GameState = initial_state(setup)
+        self.log: list[Action] = []
+        self._cursor = 0
+        self._layout: Layout | None = None
+        self.scan = True
+        self._known: set[str] = set()
+        self._questions: Iterator[Spec] | None = None
+        self._current: dict[str, Any] | None = None
+        self._run()
+
+    @classmethod
+    def new(cls, options: SetupOptions) -> Game:
+        """A new game from setup options (random draws from ``options.seed``)."""
+        return cls(resolve_setup(options))
+
+    @classmethod
+    def replay(cls, setup: dict[str, Any], actions: Sequence[Action]) -> Game:
+        """Rebuild a game from its resolved setup and action log."""
+        game = cls(setup)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    # --- views --------------------------------------------------------------------------------------
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        return self.s.setup
+
+    @property
+    def profile(self) -> dict[str, Any]:
+        """The board profile: printed values shipped or answered so far."""
+        return self.s.profile
+
+    @property
+    def pending(self) -> dict[str, Any] | None:
+        return self.s.pending
+
+    @property
+    def phase(self) -> str:
+        """setup, start_tiles, actions, end_round, final or finished."""
+        return self.s.phase
+
+    @property
+    def finished(self) -> bool:
+        return self.s.finished
+
+    @property
+    def players(self) -> list[PlayerState]:
+        return self.s.players
+
+    def name(self, seat: int) -> str:
+        return self.s.players[seat].name
+
+    @property
+    def layout(self) -> Layout:
+        """The Rondel as the profile describes it (rebuilt after answers)."""
+        if self._layout is None:
+            self._layout = Layout.from_profile(self.s.profile, len(self.s.players))
+        return self._layout
+
+    @property
+    def to_move(self) -> int | str | None:
+        """The seat that must act now, ``"table"`` for a question, None when finished."""
+        s = self.s
+        if s.pending is not None:
+            player = s.pending["player"]
+            return TABLE if player is None else int(player)
+        if s.phase == "actions":
+            return s.turn
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view of the whole state (equal for equal games)."""
+        out = self.s.to_dict()
+        out["game"] = self.game
+        out["era"] = self.s.era()
+        out["to_move"] = self.to_move
+        return out
+
+    def winners(self) -> list[int]:
+        """Winning seats (most PP, then most Constructions, else shared, L1057-1061)."""
+        return scoring.winners(self.s)
+
+    # --- decisions (used by handlers) -------------------------------------------------------------
+
+    def pick(self, eff: dict[str, Any], player: int, prompt: str, options: list[Any]) -> Any:
+        """The player's answer to this effect's next decision, or pause for it.
+
+        A handler runs again from the start after each answer, so answers are kept on the effect
+        (``_in``) and handed out in order; a handler changes nothing before its last ``pick``.
+        A single option is taken at once.
+        """
+        index = self._cursor
+        self._cursor += 1
+        answers: list[Any] = eff.setdefault("_in", [])
+        if index < len(answers):
+            return answers[index]
+        if not options:
+            raise AssertionError(f"no options for {prompt!r} ({eff['k']})")
+        if len(options) == 1:
+            answers.append(options[0])
+            return options[0]
+        raise NeedInput({"kind": "choice", "player": player, "prompt": prompt, "options": list(options)})
+
+    def draw(self, eff: dict[str, Any], key: str, prompt: str, options: list[Any]) -> Any:
+        """What the table turned up (table draws), or pause and ask: a ``draw`` question, not kept in the profile."""
+        index = self._cursor
+        self._cursor += 1
+        answers: list[Any] = eff.setdefault("_in", [])
+        if index < len(answers):
+            return answers[index]
+        if len(options) == 1:
+            answers.append(options[0])
+            return options[0]
+        raise NeedInput({**question(key, prompt, options), "kind": "draw"})
+
+    def push(self, *effects: dict[str, Any]) -> None:
+        """Schedule ``effects`` to run next, in the given order.
+
+        Each effect remembers the kinds of the effects that caused it (``chain``): a printed Bonus
+        never repeats an action it came from (docs/sabika.md), so Bonuses cannot loop.
+        """
+        cause = self._current
+        chain = [*cause.get("chain", []), cause["k"]] if cause is not None else []
+        for eff in effects:
+            eff.setdefault("chain", chain)
+        self.s.stack.extend(reversed(effects))
+
+    def rescan(self) -> None:
+        """Components were revealed: look for printed values to ask before anything else happens."""
+        self.scan = True
+        self._questions = None
+
+    def _ask_missing(self) -> bool:
+        """Pause on the first printed value needed now and not in the profile (True if asked)."""
+        s = self.s
+        if self._questions is None:
+            self._questions = board_questions(s) if s.phase == "setup" else component_specs(s, self._known)
+        for key, prompt, options, multi, count in self._questions:
+            if key not in s.profile:
+                s.pending = question(key, prompt, options, multi=multi, count=count)
+                return True
+        self._questions = None
+        return False
+
+    def event(self) -> int:
+        """The Active Event (advanced mode, L1128-1182), 0 without Events."""
+        s = self.s
+        return s.events[s.event_at] if s.events else 0
+
+    def rng(self) -> random.Random:
+        """The next in-play random draw (bag, reshuffles): seed and a counter, so replay repeats it."""
+        self.s.draws += 1
+        return random.Random(f"{self.s.setup['seed']}/{self.s.draws}")
+
+    # --- applying -------------------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Validate ``action`` completely, then apply it and run until someone must act."""
+        checks: dict[type, Callable[[Any], None]] = {Work: self._check_work, Rest: self._check_rest,
+                                                     Choose: self._check_choose, Answer: self._check_answer}
+        check = checks.get(type(action))
+        if check is None:
+            raise RuleError(f"not a Sabika action: {action!r}")
+        check(action)
+        s = self.s
+        if isinstance(action, Answer) and s.pending is not None and s.pending["kind"] == "draw":
+            s.pending = None
+            s.stack[-1].setdefault("_in", []).append(action.value)
+        elif isinstance(action, Answer):
+            s.profile[action.key] = action.value
+            s.pending = None
+            self._layout = None
+            self.scan = True
+        elif isinstance(action, Choose):
+            s.pending = None
+            s.stack[-1].setdefault("_in", []).append(action.option)
+        elif isinstance(action, Work):
+            self.push(*rules.work_effects(self, action.player, action.worker, action.square))
+        else:
+            self.push(*rules.rest_effects(self, action.player, action.worker))
+        self.log.append(action)
+        self._run()
+
+    def undo(self) -> None:
+        """Take back the last action (exact: replay of the log without it)."""
+        if not self.log:
+            raise RuleError("there is nothing to undo: the game is at its start")
+        fresh = Game.replay(self.s.setup, self.log[:-1])
+        self.__dict__.update(fresh.__dict__)
+
+    def _turn_owner(self, player: int, what: str) -> None:
+        s = self.s
+        if not 0 <= player < len(s.players):
+            raise NotYourTurn(f"there is no player {player} at this table")
+        if s.pending is not None:
+            who = "the table" if s.pending["player"] is None else self.name(s.pending["player"])
+            raise NotYourTurn(f"{self.name(player)} may not {what} now: {who} must first answer "
+                              f"\u201c{s.pending['prompt']}\u201d")
+        if s.phase != "actions":
+            raise NotYourTurn(f"{self.name(player)} may not {what}: it is not the Actions Phase (phase {s.phase})")
+        if s.turn != player:
+            raise NotYourTurn(f"turn order (L440-452): it is {self.name(s.turn)}'s turn, not {self.name(player)}'s")
+
+    def _worker(self, player: int, worker: str) -> None:
+        if worker not in WORKERS:
+            raise IllegalWork(f"{self.name(player)} has no Worker called {worker!r} "
+                              f"(Workers: {', '.join(WORKERS)})")
+        if not self.s.players[player].workers[worker].active:
+            raise IllegalWork(f"active Workers (L444-446): {self.name(player)}'s {WORKER_WORDS[worker]} is lying "
+                              f"down and cannot be chosen again this round")
+
+    def _check_rest(self, action: Rest) -> None:
+        self._turn_owner(action.player, "rest a Worker")
+        self._worker(action.player, action.worker)
+
+    def _check_work(self, action: Work) -> None:
+        self._turn_owner(action.player, "work")
+        self._worker(action.player, action.worker)
+        problem = rules.work_problem(self, action.player, action.worker, action.square)
+        if problem:
+            raise IllegalWork(problem)
+
+    def _check_choose(self, action: Choose) -> None:
+        pending = self.s.pending
+        if pending is None or pending["kind"] != "choice":
+            raise IllegalChoice(f"there is no decision waiting for {self._who(action.player)}")
+        if pending["player"] != action.player:
+            raise NotYourTurn(f"{self.name(pending['player'])} must decide \u201c{pending['prompt']}\u201d, "
+                              f"not {self._who(action.player)}")
+        if action.option not in pending["options"]:
+            raise IllegalChoice(f"{self.name(action.player)}: {action.option!r} is not an option of "
+                                f"\u201c{pending['prompt']}\u201d (options: {pending['options']})")
+
+    def _check_answer(self, action: Answer) -> None:
+        pending = self.s.pending
+        if pending is None or pending["kind"] not in ("question", "draw"):
+            raise IllegalAnswer(f"no question about a printed value is waiting (answer for {action.key!r})")
+        if action.key != pending["key"]:
+            raise IllegalAnswer(f"the table must answer {pending['key']!r} first, not {action.key!r}")
+        if not answer_ok(pending, action.value):
+            shape = (f"a list of {pending['count'] or '1 or more'} distinct options" if pending["multi"]
+                     else "one of the options")
+            raise IllegalAnswer(f"{action.value!r} does not answer \u201c{pending['prompt']}\u201d: "
+                                f"expected {shape}")
+
+    def _who(self, player: int) -> str:
+        return self.name(player) if 0 <= player < len(self.s.players) else f"player {player}"
+
+    # --- running ------------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        """Ask missing printed values, run effects and automatic steps until someone must act."""
+        s = self.s
+        while s.pending is None:
+            if self.scan:
+                if self._ask_missing():
+                    return
+                self.scan = False
+                if s.phase == "setup":
+                    rules.finish_board_setup(self)
+                    self.rescan()
+                continue
+            if s.stack:
+                eff = s.stack.pop()
+                self._cursor = 0
+                self._current = eff
+                try:
+                    handlers.HANDLERS[eff["k"]](self, eff)
+                except NeedInput as wait:
+                    s.stack.append(eff)
+                    s.pending = wait.decision
+                    return
+                finally:
+                    self._current = None
+                continue
+            if s.phase == "start_tiles":
+                rules.start_tiles_step(self)
+                continue
+            return
+
+    # --- legal actions --------------------------------------------------------------------------------
+
+    def legal_actions(self) -> Iterator[Action]:
+        """Every action the actor to move may apply now (lazy; each is accepted by ``apply``)."""
+        s = self.s
+        if s.pending is not None:
+            if s.pending["kind"] in ("question", "draw"):
+                key, options, count = s.pending["key"], s.pending["options"], s.pending.get("count")
+                if not s.pending.get("multi"):
+                    yield from (Answer(key, option) for option in options)
+                elif count:  # exactly ``count`` options: the consecutive runs stand for the many answers
+                    yield from (Answer(key, options[i:i + count]) for i in range(len(options) - count + 1))
+                else:  # any non-empty list: the single options stand for the many answers
+                    yield from (Answer(key, [option]) for option in options)
+            else:
+                for option in s.pending["options"]:
+                    yield Choose(s.pending["player"], option)
+            return
+        if s.phase != "actions":
+            return
+        seat = s.turn
+        shared: tuple[dict[tuple[str, int], int], dict[tuple[str, int | None], list[int]]] = (
+            rules.occupancy(self, seat), {})
+        for worker in s.players[seat].active_workers():
+            for square in rules.legal_squares(self, seat, worker, shared):
+                yield Work(seat, worker, square)
+            yield Rest(seat, worker)

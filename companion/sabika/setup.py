@@ -1,0 +1,187 @@
+"""Setup by player count (L56-162): options, the resolved setup (every draw made) and the first state.
+
+``resolve_setup`` makes every random draw from the seed (or takes the ones the table entered in
+``draws``) and returns a plain dict: the first line of the log, so replay never needs the seed for
+setup. Draws made later in play (the Raw Material bag, reshuffled decks) come from the seed and a
+counter kept in the state, so replay repeats them exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.sabika.components import (
+    CITIES,
+    EVENTS,
+    MAJOR_TILES,
+    MINOR_POEM_DISPLAY,
+    POEM_LETTERS,
+    POEM_NUMBERS,
+    POOLS,
+    WISH_SPACES,
+)
+from companion.sabika.errors import SetupError
+from companion.sabika.questions import SHIPPED_PROFILE
+from companion.sabika.state import GameState, PlayerState
+
+DRAW_KEYS = ("wish_tiles", "major_poems", "city_tiles", "trade_card", "store_piles", "minor_deck", "poem_deck",
+             "balance_cards", "start_tiles")
+TABLE_KEYS = ("wish_tiles", "major_poems", "city_tiles", "trade_card", "balance_cards", "start_tiles",
+              "minor_display", "poem_display", "store_display")
+"""Table draws: what lies face up after setup must be entered (the decks stay face down)."""
+
+
+@dataclass(frozen=True)
+class SetupOptions:
+    """What the table decides before play: players (2-4, seat order clockwise), seed, draws, profile."""
+
+    players: tuple[str, ...]
+    seed: int = 0
+    draws: dict[str, Any] = field(default_factory=dict)
+    profile: dict[str, Any] = field(default_factory=dict)
+    advanced: bool = False
+    """Advanced mode: 3 Event Tiles (L1120-1186); ``events`` names them (active, future, last) or they are drawn."""
+    events: tuple[int, ...] = ()
+    table_draws: bool = False
+    """A real table: setup draws are entered, and every component turned up later is asked (``draw``)."""
+
+
+def resolve_setup(options: SetupOptions) -> dict[str, Any]:
+    """Every setup draw made (``SetupError`` names a bad option)."""
+    names = tuple(options.players)
+    if not 2 <= len(names) <= 4:
+        raise SetupError(f"Sabika is set up for 2 to 4 players here, not {len(names)} (the solo mode is not modelled)")
+    if len(set(names)) != len(names) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise SetupError("player names must be distinct and not empty")
+    keys = TABLE_KEYS if options.table_draws else DRAW_KEYS
+    unknown = set(options.draws) - set(keys)
+    if unknown:
+        raise SetupError(f"unknown setup draw(s): {', '.join(sorted(unknown))}")
+    rng = random.Random(options.seed)
+    n = len(names)
+    if options.table_draws:
+        missing = [key for key in TABLE_KEYS if key not in options.draws]
+        if missing:
+            raise SetupError(f"table draws: enter the setup draw(s) {', '.join(missing)}")
+        draws = dict(options.draws)
+        _check_table(draws, n)
+    else:
+        draws = {key: _draw(key, n, rng) for key in DRAW_KEYS}
+        draws.update(options.draws)
+        _check(draws, n)
+    events = list(options.events)
+    if options.advanced and not events:
+        events = rng.sample(list(EVENTS), 3)
+    if events and (len(events) != 3 or len(set(events)) != 3 or not all(e in EVENTS for e in events)):
+        raise SetupError("advanced mode needs 3 different Event Tiles numbered 1-14")
+    return {"game": "sabika", "players": list(names), "seed": options.seed, "draws": draws, "events": events,
+            "table_draws": options.table_draws, "profile": {**SHIPPED_PROFILE, **options.profile}}
+
+
+def _draw(key: str, n: int, rng: random.Random) -> Any:
+    """One seeded setup draw (pool sizes: ``components.POOLS``)."""
+    if key == "wish_tiles":  # one tile of each letter, placed randomly on the 3 spaces (L81-84)
+        wishes = [f"{letter}{rng.randint(1, POOLS['wish_per_letter'])}" for letter in "ABC"]
+        rng.shuffle(wishes)
+        return wishes
+    if key == "major_poems":  # 2 per player, all letters different (L112-119)
+        letters = rng.sample(POEM_LETTERS, 2 * n)
+        return [f"{letter}{rng.randint(1, POEM_NUMBERS)}" for letter in letters]
+    if key == "city_tiles":
+        return rng.sample(range(1, POOLS["city_tile"] + 1), CITIES)
+    if key == "trade_card":
+        return rng.randint(1, POOLS["trade_card"])
+    if key == "store_piles":  # 24 tiles in 2 piles of 12 (L94-97)
+        store = list(range(1, POOLS["storehouse"] + 1))
+        rng.shuffle(store)
+        return [store[:12], store[12:]]
+    if key in ("minor_deck", "poem_deck"):
+        deck = list(range(1, POOLS["minor_card" if key == "minor_deck" else "minor_poem"] + 1))
+        rng.shuffle(deck)
+        return deck
+    if key == "balance_cards":
+        return rng.sample(range(1, POOLS["balance"] + 1), n)
+    starts = rng.sample(range(1, POOLS["start_tile"] + 1), 2 * n)  # start_tiles: 2 each (L151)
+    return [starts[2 * i: 2 * i + 2] for i in range(n)]
+
+
+def numbers(value: Any, count: int, what: str) -> None:
+    """``value`` must be ``count`` distinct positive numbers (the printed ones)."""
+    if (not isinstance(value, list) or len(value) != count
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)
+            or len(set(value)) != count):
+        raise SetupError(f"setup draw {what} must be {count} distinct positive numbers")
+
+
+def _check_table(draws: dict[str, Any], n: int) -> None:
+    """Table draws: the face-up displays, then the draws common to both modes."""
+    numbers(draws["minor_display"], 4, "minor_display")
+    numbers(draws["poem_display"], MINOR_POEM_DISPLAY[n], "poem_display")
+    pairs = draws["store_display"]
+    if not isinstance(pairs, list) or len(pairs) != 2 or not all(isinstance(p, list) and len(p) == 2 for p in pairs):
+        raise SetupError("setup draw store_display must be 2 pairs of Storehouse Tiles (left and right)")
+    numbers(pairs[0] + pairs[1], 4, "store_display")
+    _check({**draws, "store_piles": [[1], [2]], "minor_deck": [1, 2, 3, 4],
+            "poem_deck": list(range(1, MINOR_POEM_DISPLAY[n] + 1))}, n)
+
+
+def _check(draws: dict[str, Any], n: int) -> None:
+    """Table-entered draws must have the right shape (numbers are the printed ones, any positive)."""
+
+    wishes = draws["wish_tiles"]
+    if not isinstance(wishes, list) or sorted(str(w)[:1] for w in wishes) != ["A", "B", "C"]:
+        raise SetupError("setup draw wish_tiles must be 3 Sultan's Wishes tiles, one each of A, B and C (e.g. 'B2')")
+    poems = draws["major_poems"]
+    if (not isinstance(poems, list) or len(poems) != 2 * n or len({str(p)[:1] for p in poems}) != 2 * n
+            or not all(isinstance(p, str) and p[:1] in POEM_LETTERS and p[1:].isdigit() for p in poems)):
+        raise SetupError(f"setup draw major_poems must be {2 * n} Major Poems with different letters (e.g. 'C3')")
+    numbers(draws["city_tiles"], CITIES, "city_tiles")
+    if not isinstance(draws["trade_card"], int) or draws["trade_card"] < 1:
+        raise SetupError("setup draw trade_card must be a positive number")
+    piles = draws["store_piles"]
+    if not isinstance(piles, list) or len(piles) != 2:
+        raise SetupError("setup draw store_piles must be 2 piles of Storehouse Tiles")
+    numbers(piles[0] + piles[1], len(piles[0]) + len(piles[1]), "store_piles")
+    numbers(draws["minor_deck"], len(draws["minor_deck"]), "minor_deck")
+    if len(draws["minor_deck"]) < 4:
+        raise SetupError("setup draw minor_deck needs at least 4 Minor Construction Cards")
+    numbers(draws["poem_deck"], len(draws["poem_deck"]), "poem_deck")
+    if len(draws["poem_deck"]) < MINOR_POEM_DISPLAY[n]:
+        raise SetupError(f"setup draw poem_deck needs at least {MINOR_POEM_DISPLAY[n]} Minor Poems")
+    numbers(draws["balance_cards"], n, "balance_cards")
+    starts = draws["start_tiles"]
+    if not isinstance(starts, list) or len(starts) != n or not all(isinstance(t, list) and len(t) == 2 for t in starts):
+        raise SetupError("setup draw start_tiles must be 2 Starting Tiles per player")
+    numbers([t for pair in starts for t in pair], 2 * n, "start_tiles")
+
+
+def initial_state(setup: dict[str, Any]) -> GameState:
+    """The board as setup leaves it before the table's answers are in (the rondel is filled later)."""
+    draws, names = setup["draws"], setup["players"]
+    n = len(names)
+    players = [PlayerState(name=name, balance_card=draws["balance_cards"][i], start_tiles=list(draws["start_tiles"][i]))
+               for i, name in enumerate(names)]
+    shown = MINOR_POEM_DISPLAY[n]
+    if setup.get("table_draws"):  # the decks stay face down: only what the table turns up is known
+        minor = list(draws["minor_display"])
+        poems = list(draws["poem_display"])
+        piles: list[list[int]] = [[0] * 10, [0] * 10]  # 12 per pile, 2 face up (L94-97)
+        display: list[list[int | None]] = [list(pair) for pair in draws["store_display"]]
+    else:
+        minor = list(draws["minor_deck"])
+        poems = list(draws["poem_deck"])
+        piles = [list(draws["store_piles"][0]), list(draws["store_piles"][1])]
+        display = [[pile.pop(0) if pile else None for _ in range(2)] for pile in piles]
+    return GameState(
+        setup=setup, profile=dict(setup["profile"]), players=players,
+        minor_deck=minor[4:], minor_display=list(minor[:4]),
+        poem_deck=poems[shown:], poem_display=list(poems[:shown]),
+        major_poems=list(draws["major_poems"]),
+        store_piles=piles, store_display=display,
+        major_tiles={era: list(range(1, count + 1)) for era, count in MAJOR_TILES.items()},
+        city_tiles=list(draws["city_tiles"]), seals=[True] * CITIES, trade_card=int(draws["trade_card"]),
+        wish_track=dict(zip(WISH_SPACES, draws["wish_tiles"], strict=True)),
+        events=list(setup.get("events", [])),
+    )

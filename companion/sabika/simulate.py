@@ -1,0 +1,64 @@
+"""A random legal game, for the CLI, the property tests and the benchmark.
+
+Every choice (setup draws, the players' decisions and the simulated table's answers to questions
+about printed values) comes from one seeded ``random.Random``, so a seed names a game. The random
+answers stand in for a real board; they are not claims about it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from companion.sabika.actions import Action, Answer, Choose
+from companion.sabika.components import MINOR_POEM_DISPLAY
+from companion.sabika.game import Game
+from companion.sabika.setup import TABLE_KEYS, SetupOptions, resolve_setup
+
+DEFAULT_NAMES: tuple[str, ...] = ("Aisha", "Yusuf", "Leonor", "Hamid")
+
+
+def random_action(game: Game, rng: random.Random) -> Action:
+    """A uniformly random legal action for whoever must act now."""
+    pending = game.pending
+    if pending is not None and pending["kind"] in ("question", "draw"):
+        options = pending["options"]
+        if pending["multi"]:
+            size = pending["count"] or rng.randint(1, min(2, len(options)))
+            picked: list[object] = []
+            while len(picked) < size:  # distinct options (random.sample is slow on short lists)
+                option = rng.choice(options)
+                if option not in picked:
+                    picked.append(option)
+            return Answer(pending["key"], picked)
+        return Answer(pending["key"], rng.choice(options))
+    if pending is not None:
+        return Choose(pending["player"], rng.choice(pending["options"]))
+    return rng.choice(list(game.legal_actions()))
+
+
+def table_setup(players: int, seed: int) -> dict[str, Any]:
+    """What a simulated real table lays out face up (for ``table_draws`` games)."""
+    drawn = resolve_setup(SetupOptions(players=DEFAULT_NAMES[:players], seed=seed))["draws"]
+    out = {key: drawn[key] for key in TABLE_KEYS if key in drawn}
+    out["minor_display"] = drawn["minor_deck"][:4]
+    out["poem_display"] = drawn["poem_deck"][:MINOR_POEM_DISPLAY[players]]
+    out["store_display"] = [pile[:2] for pile in drawn["store_piles"]]
+    return out
+
+
+def play_random_game(players: int, seed: int, *, names: Sequence[str] | None = None,
+                     max_actions: int = 50_000, advanced: bool = False, table_draws: bool = False) -> Game:
+    """Play a whole random legal game with ``players`` seats from ``seed`` (``advanced``: with 3 Events)."""
+    rng = random.Random(seed)
+    seats = tuple(names) if names is not None else DEFAULT_NAMES[:players]
+    seed_setup = rng.randrange(2**32)
+    draws = table_setup(players, seed_setup) if table_draws else {}
+    game = Game.new(SetupOptions(players=seats, seed=seed_setup, advanced=advanced, table_draws=table_draws,
+                                 draws=draws))
+    for _ in range(max_actions):
+        if game.finished:
+            return game
+        game.apply(random_action(game, rng))
+    raise RuntimeError(f"random Sabika game {seed} did not finish within {max_actions} actions")
