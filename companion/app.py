@@ -22,6 +22,7 @@ from flask import Flask
 from companion.errors import ConfigError
 from companion.events import EventBus
 from companion.hardware import tower_mode
+from companion.publish.publisher import publisher_settings, start_publisher
 from companion.store import open_instance_store
 from companion.tower.service import TowerService
 
@@ -51,6 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | P
     if test_config:
         app.config.from_mapping(test_config)
     check_settings(app.config)
+    publishing = publisher_settings(app.config.get("MQTT"), app.config["TOWER_NAME"])  # off unless configured
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
@@ -74,6 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | P
 
     register_web(app)
     tower.start()
+    app.extensions["keshi.publisher"] = start_publisher(publishing, store, bus, tower.status)
     return app
 
 
@@ -86,10 +89,12 @@ def register_web(app: Flask) -> None:
     from companion.fairness import blueprint as fairness
     from companion.web import (
         access,
+        board_profile_api,
         calibration,
         game_stream,
         games_api,
         health,
+        installable,
         pages,
         snapshots,
         stream,
@@ -99,8 +104,9 @@ def register_web(app: Flask) -> None:
     from companion.web.tower_link import TowerLink
 
     app.debug = False
-    games = GameService(app.extensions["keshi.store"], app.extensions["keshi.bus"])
+    games = GameService(app.extensions["keshi.store"], app.extensions["keshi.bus"], app.extensions["keshi.tower"])
     link = TowerLink(app.extensions["keshi.bus"], games, app.extensions["keshi.stopping"], Path(app.instance_path))
+    app.extensions["keshi.tower"].button_handler = link.button_toss  # the button tosses for the game
     app.extensions["keshi.games"] = games
     app.extensions["keshi.tower_link"] = link
     app.extensions["keshi.pins"] = access.PinGuard()
@@ -114,6 +120,8 @@ def register_web(app: Flask) -> None:
     app.register_blueprint(games_api.bp)
     app.register_blueprint(game_stream.bp)
     app.register_blueprint(fairness.bp)
+    app.register_blueprint(board_profile_api.bp)
+    app.register_blueprint(installable.bp)
     link.start()
 
 
@@ -121,6 +129,8 @@ def shutdown_app(app: Flask) -> None:
     """End event streams, stop the tower, then close the database (in that order)."""
     app.extensions["keshi.stopping"].set()
     app.extensions["keshi.tower"].stop()
+    if app.extensions.get("keshi.publisher") is not None:
+        app.extensions["keshi.publisher"].stop()
     app.extensions["keshi.store"].close()
 
 

@@ -1,0 +1,105 @@
+"""The board-profile screen and its JSON API: review, edit, forget, export and import printed values.
+
+* ``GET  /profile`` — the screen (``?edition=classic`` for the Classic board).
+* ``GET  /api/board-profile?edition=`` — every value with its title, where it is printed, its options.
+* ``GET  /api/board-profile/describe?key=&edition=`` — one key (for a game's question), with the
+  table's value if it has one.
+* ``PUT|DELETE /api/board-profile/<edition>/values/<key>`` — set ``{"value": ...}`` / forget a value.
+* ``GET  /api/board-profile/<edition>/export`` — the profile as a file to share with another table.
+* ``POST /api/board-profile/import`` — merge such a file (raw JSON body or the form's ``profile`` file).
+
+Changes need this session's CSRF token (checked for the whole app, ``access.install``), as creating a
+game does. Errors answer ``{"error": "..."}`` naming the problem, status 400; nothing changes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+
+from companion.errors import KeshiError
+from companion.web.board_profile import EDITIONS, SOURCES, BoardProfile, ProfileError, check_edition, key_info
+
+bp = Blueprint("board_profile", __name__)
+
+#: An imported profile file may be at most this large.
+IMPORT_MAX_BYTES = 256 * 1024
+
+
+def profile() -> BoardProfile:
+    """The instance's board profile (made once per app, on first use)."""
+    found = current_app.extensions.get("keshi.board_profile")
+    if found is None:
+        found = BoardProfile(current_app.extensions["keshi.store"])
+        current_app.extensions["keshi.board_profile"] = found
+    return found
+
+
+def _edition(value: Any) -> str:
+    return check_edition(value if value is not None else "essential")
+
+
+@bp.get("/profile")
+def page() -> ResponseReturnValue:
+    """The board-profile screen; it draws itself from ``/api/board-profile``."""
+    edition = _edition(request.args.get("edition"))
+    return render_template("profile.html", edition=edition, editions=EDITIONS)
+
+
+@bp.get("/api/board-profile")
+def list_values() -> ResponseReturnValue:
+    edition = _edition(request.args.get("edition"))
+    return jsonify(edition=edition, editions=EDITIONS, sources=SOURCES, entries=profile().entries(edition))
+
+
+@bp.get("/api/board-profile/describe")
+def describe() -> ResponseReturnValue:
+    """A question's key in player words (title, where it is printed) and the table's value, if any."""
+    edition = _edition(request.args.get("edition"))
+    entry = key_info(request.args.get("key"))
+    return jsonify(**entry.to_json(), value=profile().value(edition, entry.key))
+
+
+@bp.put("/api/board-profile/<edition>/values/<key>")
+def put_value(edition: str, key: str) -> ResponseReturnValue:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or "value" not in body:
+        raise ProfileError("the body must be a JSON object with the new \"value\"")
+    return jsonify(entry=profile().set_value(edition, key, body["value"]))
+
+
+@bp.delete("/api/board-profile/<edition>/values/<key>")
+def delete_value(edition: str, key: str) -> ResponseReturnValue:
+    entry = key_info(key)
+    if not profile().forget(edition, key):
+        raise ProfileError(f"{entry.title}: your table has no value to forget")
+    return jsonify(forgotten=key)
+
+
+@bp.get("/api/board-profile/<edition>/export")
+def export(edition: str) -> ResponseReturnValue:
+    text = json.dumps(profile().export(edition), indent=1, sort_keys=True)
+    response = Response(text + "\n", mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="keshi-board-profile-{edition}.json"'
+    return response
+
+
+@bp.post("/api/board-profile/import")
+def import_file() -> ResponseReturnValue:
+    upload = request.files.get("profile")
+    raw = upload.read(IMPORT_MAX_BYTES + 1) if upload else request.get_data()
+    if len(raw) > IMPORT_MAX_BYTES:
+        raise ProfileError(f"the file is larger than the {IMPORT_MAX_BYTES // 1024} KiB a board profile may be")
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ProfileError(f"the file is not JSON text: {exc}") from None
+    return jsonify(profile().import_document(doc))
+
+
+@bp.errorhandler(KeshiError)
+def refused(exc: KeshiError) -> ResponseReturnValue:
+    return jsonify(error=str(exc), kind=type(exc).__name__), 400

@@ -1,0 +1,231 @@
+// One printed board value, entered with steppers instead of a long list of buttons.
+// Used by the board-profile screen and by a game's question for the table. The widget follows the
+// shape of the possible values: numbers get a stepper (and may be typed), pairs of numbers one
+// stepper per part, bundles ("1 water + 2 dates") one stepper per resource, a few words one button
+// each (a tap answers), and "choose all that apply" toggles. Only a value among the possible ones
+// can be sent; anything else says why next to the button.
+window.KeshiValueEditor = (function () {
+  "use strict";
+  const esc = Keshi.esc;
+
+  function words(text) { return String(text).replace(/_/g, " ").replace(/:/g, ": "); }
+
+  // A possible value in player words: 3, "rapid: river step", "1 water + 2 dates", "yellow + orange".
+  function text(value) {
+    if (Array.isArray(value)) { return value.map(text).join(" + "); }
+    if (value && typeof value === "object") {
+      return Object.keys(value).map(function (k) {
+        const v = value[k];
+        return typeof v === "number" ? v + " " + (v === 1 ? words(k).replace(/s$/, "") : words(k)) : words(k) + ": " + words(v);
+      }).join(" + ") || "nothing";
+    }
+    return words(value);
+  }
+
+  function canon(value) {
+    if (Array.isArray(value)) { return "[" + value.map(canon).join(",") + "]"; }
+    if (value && typeof value === "object") {
+      return "{" + Object.keys(value).sort().map(function (k) { return JSON.stringify(k) + ":" + canon(value[k]); }).join(",") + "}";
+    }
+    return JSON.stringify(value);
+  }
+  function same(a, b) { return canon(a) === canon(b); }
+  function isNum(v) { return typeof v === "number"; }
+  function stripZeros(bundle) {
+    const out = {};
+    Object.keys(bundle).forEach(function (k) { if (bundle[k] !== 0) { out[k] = bundle[k]; } });
+    return out;
+  }
+
+  function kindOf(spec) {
+    const o = spec.options;
+    if (spec.multi) { return "multi"; }
+    if (o.every(isNum)) { return "number"; }
+    if (o.every(function (v) { return Array.isArray(v); })) { return "parts"; }
+    if (o.every(function (v) { return v && typeof v === "object"; })) { return "bundle"; }
+    return "words";
+  }
+
+  function uniq(list) {
+    const out = [];
+    list.forEach(function (v) { if (!out.some(function (w) { return same(v, w); })) { out.push(v); } });
+    return out;
+  }
+
+  // A stepper over the sorted possible numbers; the number may also be typed.
+  function stepper(label, values, start, id) {
+    const sorted = values.slice().sort(function (a, b) { return a - b; });
+    return '<div class="pv-row" data-field="' + esc(id) + '"><label class="pv-label" for="' + esc(id) + '">' + esc(label) + "</label>" +
+      '<button type="button" class="step pv-less" aria-label="' + esc(label) + ': less">−</button>' +
+      '<input class="pv-num" id="' + esc(id) + '" type="number" inputmode="numeric" min="' + sorted[0] + '" max="' +
+      sorted[sorted.length - 1] + '" value="' + start + '" data-values="' + esc(JSON.stringify(sorted)) + '">' +
+      '<button type="button" class="step pv-more" aria-label="' + esc(label) + ': more">+</button></div>';
+  }
+
+  function choice(label, values, start, id) {
+    return '<div class="pv-row"><label class="pv-label" for="' + esc(id) + '">' + esc(label) + '</label><select class="pv-pick" id="' +
+      esc(id) + '">' + values.map(function (v, i) {
+        return '<option value="' + i + '"' + (same(v, start) ? " selected" : "") + ">" + esc(text(v)) + "</option>";
+      }).join("") + "</select></div>";
+  }
+
+  // Draw the editor for `spec` ({key, title, where, options, multi, parts, value}) into `el`.
+  // opts: {submit: "Save" | "Answer", onSubmit(value) -> Promise<{ok, error}>, prefix: unique id prefix}
+  function render(el, spec, opts) {
+    const kind = kindOf(spec);
+    const prefix = (opts.prefix || "pv") + "-";
+    const current = spec.value !== undefined && spec.value !== null ? spec.value : null;
+    let html = "";
+    let fields = [];  // [{name, type: "num" | "pick", values}]
+    if (kind === "number") {
+      const start = current !== null ? current : spec.options[0];
+      fields = [{name: "value", type: "num", values: spec.options}];
+      html += stepper(spec.title, spec.options, start, prefix + "value");
+    } else if (kind === "parts") {
+      const size = spec.options[0].length;
+      for (let i = 0; i < size; i += 1) {
+        const values = uniq(spec.options.map(function (o) { return o[i]; }));
+        const label = (spec.parts || [])[i] || "Part " + (i + 1);
+        const start = current !== null ? current[i] : values[0];
+        if (values.every(isNum)) {
+          fields.push({name: i, type: "num", values: values});
+          html += stepper(label, values, start, prefix + i);
+        } else {
+          fields.push({name: i, type: "pick", values: values});
+          html += choice(label, values, start, prefix + i);
+        }
+      }
+    } else if (kind === "bundle") {
+      const keys = [];
+      spec.options.forEach(function (o) { Object.keys(o).forEach(function (k) { if (keys.indexOf(k) < 0) { keys.push(k); } }); });
+      keys.forEach(function (k) {
+        const values = uniq(spec.options.map(function (o) { return o[k]; }).filter(function (v) { return v !== undefined; }));
+        const start = current !== null && current[k] !== undefined ? current[k] : (values.every(isNum) ? 0 : values[0]);
+        if (values.every(isNum)) {
+          const all = uniq([0].concat(values));
+          fields.push({name: k, type: "num", values: all});
+          html += stepper(words(k), all, start, prefix + k);
+        } else {
+          fields.push({name: k, type: "pick", values: values});
+          html += choice(words(k), values, start, prefix + k);
+        }
+      });
+    } else if (kind === "multi") {
+      html += '<div class="pv-toggles" role="group" aria-label="' + esc(spec.title) + '">' + spec.options.map(function (v, i) {
+        const on = current !== null && current.some(function (c) { return same(c, v); });
+        return '<button type="button" class="pv-toggle" data-index="' + i + '" aria-pressed="' + on + '">' + esc(text(v)) + "</button>";
+      }).join("") + "</div>";
+    } else {
+      html += '<div class="pv-words" role="group" aria-label="' + esc(spec.title) + '">' + spec.options.map(function (v, i) {
+        const on = current !== null && same(current, v);
+        return '<button type="button" class="pv-word' + (on ? " current" : "") + '" data-index="' + i + '">' + esc(text(v)) + "</button>";
+      }).join("") + "</div>";
+    }
+    if (kind !== "words") {
+      html += '<button type="button" class="pv-submit">' + esc(opts.submit || "Save") + ' <span class="pv-preview"></span></button>';
+    }
+    html += '<p class="pv-msg error" role="alert" hidden></p>';
+    el.innerHTML = html;
+    const msg = el.querySelector(".pv-msg");
+
+    function read() {
+      if (kind === "multi") {
+        return spec.options.filter(function (v, i) {
+          return el.querySelector('.pv-toggle[data-index="' + i + '"]').getAttribute("aria-pressed") === "true";
+        });
+      }
+      const got = kind === "bundle" ? {} : [];
+      fields.forEach(function (f) {
+        const id = prefix + f.name;
+        const input = document.getElementById(id);
+        const v = f.type === "num" ? Number(input.value) : f.values[Number(input.value)];
+        if (kind === "bundle") { if (!(isNum(v) && v === 0)) { got[f.name] = v; } } else { got.push(v); }
+      });
+      if (kind === "bundle") {  // "0 points" is a possible reward: compare without the zeros, send the option itself
+        const match = spec.options.filter(function (o) { return same(stripZeros(o), got); })[0];
+        return match !== undefined ? match : got;
+      }
+      return kind === "number" ? got[0] : got;
+    }
+    function problem(value) {
+      if (kind === "multi") { return value.length ? null : "Choose at least one."; }
+      if (kind === "number" && (!isFinite(value) || String(document.getElementById(prefix + "value").value).trim() === "")) {
+        return "Type a number.";
+      }
+      if (spec.options.some(function (o) { return same(o, value); })) { return null; }
+      return kind === "number" ? text(value) + " is not possible here: " + text(Math.min.apply(null, spec.options)) + " to " +
+        text(Math.max.apply(null, spec.options)) : text(value) + " is not possible here.";
+    }
+    function refresh() {
+      const button = el.querySelector(".pv-submit");
+      if (!button) { return; }
+      const value = read();
+      const why = problem(value);
+      button.disabled = why !== null;
+      button.querySelector(".pv-preview").textContent = why === null ? "· " + text(value) : "";
+      msg.hidden = why === null;
+      msg.textContent = why || "";
+    }
+    function send(value) {
+      const why = problem(value);
+      if (why) { msg.hidden = false; msg.textContent = why; return; }
+      el.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      Promise.resolve(opts.onSubmit(value)).then(function (result) {
+        el.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+        if (result && result.ok === false) { msg.hidden = false; msg.textContent = result.error || "Not saved."; } else { refresh(); }
+      });
+    }
+
+    el.querySelectorAll(".pv-row[data-field]").forEach(function (row) {
+      const input = row.querySelector(".pv-num");
+      const values = JSON.parse(input.dataset.values);
+      function move(dir) {
+        const now = Number(input.value);
+        const next = dir > 0 ? values.filter(function (v) { return v > now; })[0]
+          : values.filter(function (v) { return v < now; }).pop();
+        if (next !== undefined) { input.value = next; }
+        refresh();
+      }
+      row.querySelector(".pv-less").addEventListener("click", function () { move(-1); });
+      row.querySelector(".pv-more").addEventListener("click", function () { move(1); });
+      input.addEventListener("input", refresh);
+    });
+    el.querySelectorAll(".pv-pick").forEach(function (s) { s.addEventListener("change", refresh); });
+    el.querySelectorAll(".pv-toggle").forEach(function (b) {
+      b.addEventListener("click", function () {
+        b.setAttribute("aria-pressed", b.getAttribute("aria-pressed") === "true" ? "false" : "true");
+        refresh();
+      });
+    });
+    el.querySelectorAll(".pv-word").forEach(function (b) {
+      b.addEventListener("click", function () { send(spec.options[Number(b.dataset.index)]); });
+    });
+    const submit = el.querySelector(".pv-submit");
+    if (submit) { submit.addEventListener("click", function () { send(read()); }); }
+    refresh();
+  }
+
+  // A game's question for the table (`pending`: {key, prompt, options, multi}): where the value is
+  // printed (from the board-profile catalogue) and the editor, starting at the table's value for that
+  // key if its profile has one. `answer(value)` sends the answer.
+  const described = {};
+  function question(el, pending, edition, answer) {
+    const spec = {key: pending.key, title: pending.prompt, where: "", options: pending.options, multi: pending.multi};
+    function draw(extra) {
+      const full = Object.assign({}, spec, extra || {}, {options: pending.options, multi: pending.multi});
+      el.innerHTML = (full.where ? '<p class="pv-where muted small">' + esc(full.where) + "</p>" : "") + '<div class="pv-body"></div>';
+      render(el.querySelector(".pv-body"), full, {submit: "Answer", prefix: "q", onSubmit: answer});
+    }
+    const cacheKey = (edition || "") + "|" + pending.key;
+    if (described[cacheKey]) { draw(described[cacheKey]); return; }
+    el.innerHTML = '<p class="muted">…</p>';  // drawn once the description is here, so no tap is lost to a redraw
+    Keshi.api("GET", "/api/board-profile/describe?key=" + encodeURIComponent(pending.key) + "&edition=" +
+      encodeURIComponent(edition || "essential")).then(function (r) {
+      if (!el.isConnected) { return; }
+      if (r.ok) { described[cacheKey] = {title: r.data.title, where: r.data.where, parts: r.data.parts, value: r.data.value}; }
+      draw(r.ok ? described[cacheKey] : null);
+    }, function () { if (el.isConnected) { draw(null); } });
+  }
+
+  return {render: render, text: text, question: question};
+})();

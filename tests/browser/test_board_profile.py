@@ -1,0 +1,240 @@
+"""The board-profile screen on a phone and a laptop: review, edit with steppers, import, export;
+a game's question answered with steppers, kept in the profile, edited there and used by the next game;
+and the installable app: manifest, icons and favicon load with no console errors.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from tests.browser.conftest import PHONE, screenshot
+from tests.browser.test_full_game import answer_who
+from tests.conftest import LiveServer
+from tests.web.play import first_action
+
+pytestmark = pytest.mark.browser
+
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
+
+
+def api(page: Page, method: str, path: str, body: Any = None, *, base: str) -> Any:
+    """Call the companion at ``base`` with this page's session (and the CSRF token of its page)."""
+    token = page.evaluate("document.querySelector('meta[name=csrf-token]').content")
+    response = page.request.fetch(base + path, method=method,
+                                  headers={"X-CSRF-Token": token, "Content-Type": "application/json"},
+                                  data=json.dumps(body) if body is not None else None)
+    assert response.ok, response.text()
+    return response.json()
+
+
+def table_values(page: Page, base: str) -> dict[str, Any]:
+    entries = api(page, "GET", "/api/board-profile?edition=essential", base=base)["entries"]
+    return {e["key"]: e["value"] for e in entries if e["source"] not in ("rulebook", "missing")}
+
+
+def fits(page: Page) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def watch_console(page: Page) -> list[str]:
+    """Collects console errors and failed responses (e.g. a 404 favicon) of ``page``."""
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    return problems
+
+
+def installable(page: Page, base: str) -> None:
+    """Every page links the favicon, the home-screen icon and the manifest, and they all load."""
+    for path in ("/", "/tower"):
+        page.goto(base + path)
+        assert fits(page), path
+    links = page.evaluate("[...document.querySelectorAll('link[rel=icon], link[rel=manifest], "
+                          "link[rel=apple-touch-icon]')].map(l => [l.rel, l.href])")
+    assert sorted(rel for rel, _ in links) == ["apple-touch-icon", "icon", "manifest"]
+    for _, href in links:
+        assert page.request.get(href).ok, href
+    manifest = page.request.get(dict(links)["manifest"]).json()
+    assert manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        assert page.request.get(base + icon["src"]).ok
+    page.goto(base + "/favicon.ico")  # what a browser asks for on its own
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_review_edit_and_import_the_board_profile(browser: Browser, live_server: LiveServer, tmp_path: Path,
+                                                  viewport: ViewportSize) -> None:
+    context = browser.new_context(viewport=viewport, accept_downloads=True)
+    name = f"profile-{viewport['width']}"
+    try:
+        page = context.new_page()
+        problems = watch_console(page)
+        installable(page, live_server.url)
+        page.goto(live_server.url + "/profile")
+        expect(page.locator("#pf-summary")).to_contain_text("0 values from your table")
+        expect(page.locator("#pf-missing")).to_have_attribute("open", "")  # before the first game: the boards first
+        # answers given in a game (the game's hook stores them the same way)
+        api(page, "PUT", "/api/board-profile/essential/values/oasis.17.points", {"value": 2}, base=live_server.url)
+        api(page, "PUT", "/api/board-profile/essential/values/palace.segment_starts", {"value": [3, 7]},
+            base=live_server.url)
+        page.reload()
+        expect(page.locator("#pf-summary")).to_contain_text("2 values from your table")
+
+        # a number: one stepper, no list of buttons
+        entry = page.locator('.pf-entry[data-key="oasis.17.points"]')
+        entry.locator(".pf-open").click()
+        expect(entry.locator(".pf-where")).to_contain_text("Oasis tile 17")
+        assert entry.locator(".pv-word").count() == 0
+        entry.get_by_role("button", name="Oasis 17: points: more").click()
+        entry.get_by_role("button", name="Oasis 17: points: more").click()
+        expect(entry.locator(".pv-submit")).to_contain_text("· 4")
+        entry.get_by_role("button", name="Oasis 17: points: more").click()  # 4 is the highest: stays 4
+        entry.locator(".pv-submit").click()
+        expect(entry.locator(".pf-value")).to_have_text("4")
+        assert table_values(page, live_server.url)["oasis.17.points"] == 4
+        # a typed impossible value is refused next to the button
+        entry.locator(".pv-num").fill("9")
+        expect(entry.locator(".pv-msg")).to_contain_text("9 is not possible here: 1 to 4")
+        expect(entry.locator(".pv-submit")).to_be_disabled()
+
+        # a pair: one stepper per part, and only pairs the board can have are accepted
+        pair = page.locator('.pf-entry[data-key="palace.segment_starts"]')
+        pair.locator(".pf-open").click()
+        pair.get_by_role("button", name="Segment 3 begins at step: less").click()
+        pair.get_by_role("button", name="Segment 3 begins at step: less").click()
+        pair.get_by_role("button", name="Segment 3 begins at step: less").click()
+        pair.get_by_role("button", name="Segment 3 begins at step: less").click()
+        expect(pair.locator(".pv-msg")).to_contain_text("3 + 3 is not possible here")
+        pair.get_by_role("button", name="Segment 3 begins at step: more").click()
+        pair.locator(".pv-submit").click()
+        expect(pair.locator(".pf-value")).to_have_text("3 + 4")
+        assert fits(page)
+        page.evaluate("window.scrollTo(0, 0)")
+        screenshot(page, f"{name}-edit")
+
+        # a board value not known yet, entered before the first game
+        expect(page.locator("#pf-missing")).not_to_have_attribute("open", "")  # folded once the table has values
+        page.locator("#pf-missing summary").click()
+        disc = page.locator('.pf-entry[data-key="disc.section.0"]')
+        expect(disc.locator(".pf-value")).to_have_text("—")
+        disc.locator(".pf-open").click()
+        expect(disc.locator(".pf-where")).to_contain_text("section 0")
+        disc.get_by_role("button", name="Audience disc section 0 (pink side): more").click()
+        disc.locator(".pv-submit").click()
+        expect(page.locator('.pf-entry[data-key="disc.section.0"] .pf-source')).to_have_text("edited here")
+        assert table_values(page, live_server.url)["disc.section.0"] == 1
+
+        # import: a bad file changes nothing and says why; a good one adds its values
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps({"format": "keshi-board-profile", "version": 1, "edition": "essential",
+                                   "values": {"river.jetty.1": 4, "oasis.18.points": 12}}))
+        page.set_input_files("#pf-file", str(bad))
+        page.get_by_role("button", name="Import", exact=True).click()
+        refused = "Not imported: Oasis 18: points: 12 is not a possible value"
+        expect(page.locator("#pf-import-state")).to_contain_text(refused)
+        assert "river.jetty.1" not in table_values(page, live_server.url)
+        assert [p for p in problems if "400" not in p] == []
+        problems.clear()  # the refused import's 400 was expected
+        good = tmp_path / "good.json"
+        good.write_text(json.dumps({"format": "keshi-board-profile", "version": 1, "edition": "essential",
+                                    "values": {"river.jetty.1": 4, "oasis.17.points": 3}}))
+        page.set_input_files("#pf-file", str(good))
+        page.get_by_role("button", name="Import", exact=True).click()
+        expect(page.locator("#pf-import-state")).to_contain_text("Imported: 1 new, 1 changed, 0 already the same")
+        expect(page.locator('.pf-entry[data-key="river.jetty.1"] .pf-value')).to_have_text("4")
+
+        # export: the file another table imports
+        with page.expect_download() as download:
+            page.get_by_role("link", name="Export this profile").click()
+        exported = json.loads(Path(download.value.path()).read_text())
+        assert exported["values"] == {"disc.section.0": 1, "oasis.17.points": 3, "palace.segment_starts": [3, 4],
+                                      "river.jetty.1": 4}
+
+        # forget: asked again in the next game that needs it
+        jetty = page.locator('.pf-entry[data-key="river.jetty.1"]')
+        jetty.locator(".pf-open").click()
+        jetty.get_by_role("button", name="Forget (ask again next game)").click()
+        expect(page.locator('.pf-entry[data-key="river.jetty.1"]')).to_have_count(0)
+        assert fits(page)
+        page.evaluate("window.scrollTo(0, 0)")
+        screenshot(page, f"{name}-after-import")
+        assert problems == []
+    finally:
+        context.close()
+
+
+def play_api(page: Page, base: str, game_id: str, until: Any, limit: int = 400) -> dict[str, Any]:
+    """Play the first legal choices through the API (this page's session) until ``until(view)`` holds."""
+    view: dict[str, Any] = api(page, "GET", f"/api/games/{game_id}", base=base)
+    for _ in range(limit):
+        if until(view):
+            return view
+        view = api(page, "POST", f"/api/games/{game_id}/actions", {"action": first_action(view),
+                                                                   "version": view["version"]}, base=base)["view"]
+    raise AssertionError("the game never reached the awaited point")
+
+
+def new_game(page: Page, base: str) -> str:
+    body = {"players": [{"name": "Sarah", "colour": "blue"}, {"name": "Jan", "colour": "red"}], "seed": 3}
+    game_id: str = api(page, "POST", "/api/games", body, base=base)["id"]
+    api(page, "POST", f"/api/games/{game_id}/tower/empty", {"found": {}}, base=base)
+    return game_id
+
+
+def asks(key: str) -> Any:
+    return lambda view: view["finished"] or bool(view["pending"] and view["pending"].get("key") == key)
+
+
+def test_a_question_is_answered_with_steppers_and_the_profile_screen_feeds_the_next_game(
+        browser: Browser, live_server: LiveServer) -> None:
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        problems = watch_console(page)
+        base = live_server.url
+        page.goto(base + "/profile")
+        game_id = new_game(page, base)
+        page.goto(f"{base}/games/{game_id}")
+        answer_who(page, "everyone")
+        play_api(page, base, game_id, asks("provision.9.demand"))
+
+        # a bundle: one stepper per resource instead of 34 buttons; 3 taps
+        question = page.locator("#screen .pv-question")
+        expect(question.locator(".pv-where")).to_contain_text("Provision tile 9: the resources it demands")
+        assert question.locator(".pv-word").count() == 0
+        question.get_by_role("button", name="water: more").click()
+        question.get_by_role("button", name="dates: more").click()
+        expect(question.locator(".pv-submit")).to_contain_text("1 water + 1 date")
+        assert fits(page)
+        screenshot(page, "profile-question-steppers-360")
+        question.locator(".pv-submit").click()
+        # a number: the stepper starts at the lowest possible value
+        expect(question.locator(".pv-where")).to_contain_text("Provision tile 9: the penalty points")
+        question.get_by_role("button", name="Provision tile 9: points: more").click()
+        question.get_by_role("button", name="Provision tile 9: points: more").click()
+        question.locator(".pv-submit").click()
+        expect(page.locator("#screen .pv-where")).not_to_contain_text("Provision tile 9")
+        assert {k: v for k, v in table_values(page, base).items() if k.startswith("provision.9")} == {
+            "provision.9.demand": {"water": 1, "dates": 1}, "provision.9.points": 2}
+
+        # the board-profile screen changes the answer; the next game uses it and asks neither again
+        page.goto(base + "/profile")
+        entry = page.locator('.pf-entry[data-key="provision.9.points"]')
+        expect(entry.locator(".pf-source")).to_have_text("answered in a game")
+        entry.locator(".pf-open").click()
+        entry.get_by_role("button", name="Provision tile 9: points: more").click()
+        entry.locator(".pv-submit").click()
+        expect(entry.locator(".pf-value")).to_have_text("3")
+        second = new_game(page, base)
+        view = play_api(page, base, second, lambda v: v["finished"] or (v["pending"] or {}).get("kind") == "question")
+        assert view["pending"]["key"] == "provision.11.demand"  # the first question the first game left open
+        assert view["state"]["profile"]["provision.9.points"] == 3
+        assert view["state"]["profile"]["provision.9.demand"] == {"water": 1, "dates": 1}
+        assert problems == []
+    finally:
+        context.close()
