@@ -23,6 +23,8 @@ PI_APT := python3-picamera2 python3-lgpio
 RUN_SPEC := .[pi]
 else
 RUN_SPEC := .
+# the spectral scene generator of bench-vision (colour-science needs numpy 2: not on a Pi)
+BENCH_EXTRA := ,vision-bench
 endif
 
 .PHONY: run test bench lint clean help
@@ -52,7 +54,7 @@ $(VENV)/.installed: $(VENV)/bin/activate pyproject.toml
 	@touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed
-	$(PIP) install -q -e ".[dev$(PI_EXTRA)]" $(PI_PINS)
+	$(PIP) install -q -e ".[dev$(PI_EXTRA)$(BENCH_EXTRA)]" $(PI_PINS)
 	@touch $@
 
 # Browser tests drive Debian's Chromium (a Playwright browser download cannot work offline);

@@ -15,6 +15,13 @@ Frames and counting are separate: a camera takes photos even without a calibrati
 wizard needs them to make one), and ``load_calibration`` swaps the detector in place, so a new
 calibration counts the next toss without a restart. The simulated camera uses the instance's
 ``calibration.json`` when there is one, and the simulated tower's own default calibration otherwise.
+
+Room light: a frame is a light-on/off pair (``vision.frame_pair``). ``capture`` runs while the tower
+light is at full power (``firmware.capture.lit_frame``); a camera that holds the light takes a second
+frame with the ring at its idle level and returns the difference in linear light, the tray as the
+ring alone lights it, so a lamp in the room (and the tower wall's shadow of it) never reaches the
+detector. The simulated camera does the same with a simulated room lamp. Calibration frames come
+through ``capture`` too, so calibration and counting see the same kind of frame.
 """
 
 from __future__ import annotations
@@ -32,6 +39,13 @@ log = logging.getLogger(__name__)
 
 #: The instance's camera calibration (written by the calibration wizard or ``keshi vision calibrate``).
 CALIBRATION_FILENAME = "calibration.json"
+
+#: The tower LED ring's level in the "off" frame of a light-on/off pair (``firmware.devices.TowerLight``'s
+#: idle level: the ring is never fully off between captures).
+IDLE_LEVEL = 0.15
+#: The simulated room's light under the tower (brightness, colour temperature K): a dim warm lamp,
+#: which the light-on/off pair cancels as it would on the Pi.
+SIMULATED_ROOM_LIGHT = (0.1, 3000)
 
 #: What a simulated tray can show: colour counts (scattered as tossed pieces fall) or laid-out pieces
 #: (``vision.synthetic.PlacedPiece``, e.g. the calibration wizard's separated pieces).
@@ -133,11 +147,20 @@ class SimulatedTrayCamera(_VisionCounter):
         renderer.start()
 
     def _render_for(self, scene: Any, shown: int, seed: int) -> None:
-        from vision.synthetic import render_scene
+        """Photograph the tray as the Pi does: a light-on/off pair under a little room light, differenced."""
+        import numpy as np
+
+        from vision.frame_pair import tower_light_only
+        from vision.synthetic import Lighting, place_pieces, render_scene
 
         frame: Any = None
         try:
-            frame, _truth = render_scene(scene, seed, tray_seed=self._tray_seed)
+            rng = np.random.default_rng(seed)
+            pieces = place_pieces(scene, rng) if isinstance(scene, dict) else list(scene)
+            ambient = Lighting(*SIMULATED_ROOM_LIGHT)
+            lit, _ = render_scene(pieces, rng, tray_seed=self._tray_seed, ambient=ambient)
+            unlit, _ = render_scene(pieces, rng, tray_seed=self._tray_seed, ambient=ambient, tower_level=IDLE_LEVEL)
+            frame = tower_light_only(lit, unlit, srgb=False)
         finally:
             with self._render_lock:
                 if shown == self._shown:  # an older scene finishing late must not replace a newer one
@@ -167,9 +190,11 @@ class PiTrayCamera(_VisionCounter):
 
     name = "picamera2"
 
-    def __init__(self, calibration_path: Path) -> None:
+    def __init__(self, calibration_path: Path, light: Any = None) -> None:
+        """``light``: the tower's ``firmware.devices.TowerLight``; with it each capture is a light-on/off pair."""
         super().__init__()
         self._source: Any = None
+        self._light = light
         self.load_calibration(calibration_path)
 
     def load_calibration(self, path: Path | None) -> None:
@@ -204,17 +229,31 @@ class PiTrayCamera(_VisionCounter):
         if self._source is None:
             raise CameraUnavailableError("the Pi camera is closed (reopening it with a calibration failed)")
         locked = self._source.settle()
+        matrix = locked.get("ColourCorrectionMatrix")
         return CameraSettings(
             exposure_time_us=int(locked["ExposureTime"]),
             analogue_gain=float(locked["AnalogueGain"]),
             colour_gains=(float(locked["ColourGains"][0]), float(locked["ColourGains"][1])),
             lens_position=self._source.lens_position,
+            colour_matrix=[[float(v) for v in matrix[i : i + 3]] for i in (0, 3, 6)] if matrix else None,
         )
 
     def capture(self) -> Any:
+        """One frame with the light as it is; with the tower light, the light-on/off difference (module doc)."""
         if self._source is None:
             raise CameraUnavailableError("the Pi camera is closed (reopening it with a calibration failed)")
-        return self._source.capture()
+        lit = self._source.capture()
+        if self._light is None:
+            return lit
+        from vision.frame_pair import tower_light_only
+
+        level = self._light.value
+        self._light.value = self._light.idle_level
+        try:
+            unlit = self._source.capture()
+        finally:
+            self._light.value = level
+        return tower_light_only(lit, unlit, srgb=True)
 
     def close(self) -> None:
         if self._source is not None:
@@ -236,10 +275,11 @@ def simulated_camera(seed: int, instance_dir: Path | None = None) -> TrayCamera 
         return None
 
 
-def hardware_camera(instance_dir: Path | None) -> TrayCamera:
-    """The Pi camera with the instance's calibration (uncalibrated if there is none yet)."""
+def hardware_camera(instance_dir: Path | None, light: Any = None) -> TrayCamera:
+    """The Pi camera with the instance's calibration (uncalibrated if there is none yet); given the
+    tower ``light``, it captures light-on/off pairs."""
     path = calibration_path(instance_dir) or Path(CALIBRATION_FILENAME)
-    return PiTrayCamera(path)
+    return PiTrayCamera(path, light)
 
 
 def missing_calibration(instance_dir: Path | None) -> str:

@@ -7,5 +7,7 @@ Submodules, each small and importable anywhere (Picamera2 only loads inside ``Pi
 - ``vision.synthetic``  a top-down tray scene renderer (lighting, noise, blur, shadows, touching pieces)
 - ``vision.calibrate``  empty tray + one frame per colour -> a versioned JSON ``Calibration``
 - ``vision.detect``     ``Detector(calibration).detect(frame) -> Detection`` and the debug drawer
+- ``vision.frame_pair`` light-on/off frame pairs: the tray under the tower light alone
+- ``vision.physical``   an independent spectral scene generator for honest benchmarks (dev only: colour-science)
 - ``vision.cli``        ``keshi vision calibrate`` and ``keshi vision count``
 """

@@ -60,6 +60,12 @@ class CameraSettings:
     analogue_gain: float | None = None
     colour_gains: tuple[float, float] | None = None
     lens_position: float | None = None
+    colour_matrix: list[list[float]] | None = None
+    """The camera's locked 3x3 colour correction matrix (sensor RGB -> sRGB, Picamera2's
+    ``ColourCorrectionMatrix`` metadata). With it the detector undoes the sRGB curve and this matrix,
+    and compares colours in the sensor's own linear space, where a change of light scales each channel
+    (see ``features.sensor_signal``). ``None`` (image files, the synthetic tower): frames are compared as
+    they are."""
 
 
 @dataclass(frozen=True)
@@ -182,9 +188,10 @@ def calibrate(
     if missing:
         raise CalibrationError(f"calibration frames missing for colours: {', '.join(missing)}")
     height, width = empty.shape[:2]
-    floor_small = features.coarse(empty)
+    inverse = features.sensor_matrix(camera.colour_matrix if camera else None)
+    floor_small = features.coarse(features.sensor_signal(empty, inverse))
     floor = features.expand(floor_small, width, height)
-    empty_refl = features.log_reflectance(empty, floor, np.zeros(3, np.float32))
+    empty_refl = features.log_reflectance(features.sensor_signal(empty, inverse), floor, np.zeros(3, np.float32))
     noise = float(np.percentile(np.abs(empty_refl).max(axis=2), 99.9))
     threshold = max(MIN_THRESHOLD, 2.5 * noise)
 
@@ -200,8 +207,10 @@ def calibrate(
                     f"{colour} frame {index + 1} is {frame.shape[1]}x{frame.shape[0]}, "
                     f"the empty tray is {width}x{height}"
                 )
-            gain, _ = features.light_gain(features.coarse(frame), floor_small)
-            refl = features.log_reflectance(frame, floor, gain)
+            signal = features.sensor_signal(frame, inverse)
+            camera_small = None if inverse is None else features.coarse(frame)
+            gain, _ = features.light_gain(features.coarse(signal), floor_small, camera_small)
+            refl = features.log_reflectance(signal, floor, gain)
             for piece in _pieces(foreground(refl, threshold, frame), min_area=400):
                 samples.append(piece_feature(refl, piece))
                 areas.append(float(piece.sum()))

@@ -1,11 +1,15 @@
 """Detection: find the keshis on the tray floor, split touching ones, classify each colour or say unknown.
 
-Pipeline per frame (all light-normalised against the visible floor, see ``vision.features``):
-foreground mask -> distance transform peaks as one marker per piece -> watershed on the frame
-(so touching pieces split along their shared edge) -> per piece the median log reflectance ->
-Mahalanobis distance to the 12 calibrated colours. A piece too far from every colour, or nearly as
-close to two of them, is reported ``unknown`` instead of guessed. A blob far larger than any single
-piece that yielded only one marker counts as several pieces of its colour (size prior).
+Pipeline per frame (all light-normalised against the visible floor, see ``vision.features``; in the
+camera's linear sensor space when the calibration knows its colour matrix): a smooth light field
+fitted to the floor -> foreground mask -> distance transform peaks as one marker per piece ->
+watershed on the frame (so touching pieces split along their shared edge) -> per piece the median
+log reflectance -> Mahalanobis distance to the 12 calibrated colours, whose models widen (and, under
+strongly coloured light, move: ``Detector._adapt``) as the light departs from the calibration light.
+The confidence is a calibrated probability (``_confidence``); a piece too far from every colour, or
+nearly as close to two of them, is reported ``unknown`` with low confidence instead of guessed. A
+blob far larger than any single piece that yielded only one marker counts as several pieces of its
+colour (size prior).
 """
 
 from __future__ import annotations
@@ -22,14 +26,32 @@ from vision import features
 from vision.calibrate import Calibration, foreground, piece_feature
 from vision.errors import FrameError
 
-#: Mahalanobis distance beyond which a piece matches no colour.
+#: Confidence (probability the nearest colour is right, ``_confidence``) below which a piece is unknown.
+MIN_CONFIDENCE = 0.5
+#: Logistic model of ``_confidence``: intercept, weight of sqrt(margin), weight of log(1 + nearest d2).
+CONFIDENCE_MODEL = (1.347, 1.312, -1.450)
+#: Margins (d2 of the second colour minus the nearest) above this count as this: already unambiguous.
+MARGIN_CAP = 100.0
+#: Mahalanobis distance beyond which no calibrated colour is near: an unfamiliar paint, never a guess.
 MAX_DISTANCE = 6.0
-#: Confidence (posterior of the best colour) below which a piece is reported unknown.
-MIN_CONFIDENCE = 0.6
+#: Confidence given to such a piece (it is reported unknown).
+FAR_CONFIDENCE = 0.05
+#: Spread (log) added to every colour model per unit of ``_colour_shift``: under light of another colour,
+#: saturated paints drift from their calibrated values (their spectra meet the sensor's bands unevenly),
+#: which a gain per channel does not undo; the farther the light, the wider each colour's model.
+LIGHT_SPREAD = 0.4
+#: Colour shift of the light (``_colour_shift``) beyond which the colour means adapt to the frame.
+ADAPT_SHIFT = 0.45
+#: Confidence a piece needs to teach the adaptation (``Detector._adapt``) its light.
+ADAPT_CONFIDENCE = 0.9
+#: Pull of the adaptation toward no change (ridge on the colour transform's six free entries).
+ADAPT_RIDGE = 0.05
 #: Fraction of the lower peak the distance may fall to between two maxima of one piece.
 SADDLE = 0.8
 #: Largest log-reflectance difference between two maxima of one piece (else two pieces).
 COLOUR_STEP = 0.3
+#: Largest brightness difference (log, linear sensor signal) between two maxima of one piece of one hue.
+LINEAR_BRIGHTNESS_STEP = 1.0
 #: A segment this many times a lying piece's area that did not split counts as several pieces.
 COPIES_RATIO = 1.55
 #: Largest convex hull (times the largest calibrated piece) that ``_complete`` fills.
@@ -83,10 +105,12 @@ class Detector:
         self.calibration = calibration
         self._floor_small = calibration.floor_array()
         self._floor = features.expand(self._floor_small, calibration.width, calibration.height)
+        self._inverse = features.sensor_matrix(calibration.camera.colour_matrix)
+        # in linear sensor signal, shading spreads log ratios about 2.4 times wider than in 8-bit codes
+        self._brightness_step = 0.0 if self._inverse is None else LINEAR_BRIGHTNESS_STEP
         self._names = list(calibration.colours)
         self._means = np.array([calibration.colours[c].mean for c in self._names], dtype=np.float32)
         self._covariance = np.asarray(calibration.covariance, dtype=np.float64)
-        self._inv_cov = np.linalg.inv(self._covariance)
         size = calibration.size_prior
         self._min_area = 0.3 * size.area_min
         self._peak_min = 0.4 * size.radius
@@ -95,19 +119,37 @@ class Detector:
     def detect(self, frame: npt.NDArray[np.uint8]) -> Detection:
         """Count the pieces in one BGR uint8 frame of the calibrated size."""
         self._check(frame)
-        gain, known = features.light_gain(features.coarse(frame), self._floor_small)
-        refl = features.log_reflectance(frame, self._floor, gain)
-        blind = features.saturated_floor(frame, self._floor, gain)
+        signal = features.sensor_signal(frame, self._inverse)
+        camera_small = None if self._inverse is None else features.coarse(frame)
+        signal_small = features.coarse(signal)
+        light_gain, known = features.light_gain(signal_small, self._floor_small, camera_small)
+        gain = light_gain
+        field = features.light_field(signal_small, self._floor_small, gain, known)
+        gain = features.expand(field, self.calibration.width, self.calibration.height)
+        refl = features.log_reflectance(signal, self._floor, gain)
+        if self._inverse is None:
+            blind = features.saturated_floor(frame, self._floor, gain)
+        else:  # in the sensor's space the floor model is linear light, not 8-bit codes
+            blind = np.zeros(frame.shape, bool)
         blind[:, :, ~known] = True  # a channel whose floor clips tells nothing anywhere in this frame
         if blind.any():
             refl[blind] = 0.0
             frame = np.where(blind, np.uint8(0), frame)
+        shift = _colour_shift(light_gain)
+        covariance = self._covariance + np.eye(3) * (LIGHT_SPREAD * shift) ** 2
         mask = foreground(refl, self.calibration.threshold, frame)
-        pieces: list[Piece] = []
+        found = []
         for (x0, y0), segment in self._segments(frame, refl, mask):
             h, w = segment.shape
             crop = (slice(y0, y0 + h), slice(x0, x0 + w))
-            pieces.extend(self._classify(refl[crop], frame[crop], segment, (x0, y0), known))
+            clipped = np.median(frame[crop][segment][::4], axis=0) >= features.CLIPPED
+            found.append((piece_feature(refl[crop], segment), clipped, segment, (x0, y0)))
+        means = self._means
+        if self._inverse is not None and shift > ADAPT_SHIFT and known.all():
+            means = self._adapt([value for value, clipped, _, _ in found if not clipped.any()], covariance)
+        pieces: list[Piece] = []
+        for value, clipped, segment, origin in found:
+            pieces.extend(self._classify(value, clipped, segment, origin, known, covariance, means))
         counts = dict.fromkeys(COLOURS, 0)
         unknown = 0
         for piece in pieces:
@@ -173,7 +215,7 @@ class Detector:
             ys, xs = np.nonzero(plateau == label)
             best = int(np.argmax(dist[ys, xs]))
             peaks.append((int(xs[best]), int(ys[best])))
-        groups = _group_peaks(dist, refl, peaks)
+        groups = _group_peaks(dist, refl, peaks, self._brightness_step)
         if len(groups) <= 1:
             return [blob.astype(bool)]
         markers = np.zeros(blob.shape, dtype=np.int32)
@@ -186,33 +228,67 @@ class Detector:
         parts = [(markers == label) for label in range(2, len(groups) + 2)]
         return [p for p in parts if p.sum() >= self._min_area]
 
+    def _adapt(
+        self, values: list[npt.NDArray[np.float32]], covariance: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.float32]:
+        """The 12 colour means as this frame's light shows them, learned from the pieces in the frame.
+
+        Under light of another colour a gain per sensor channel (``features.light_gain``) is only the
+        first step: for broadband sensors, light and paint mix across channels, which a 3x3 matrix on
+        the linear sensor signal describes well (a surface's response under the new light is about
+        ``T @`` its response under the old one). The floor pins ``T @ 1 = 1`` (rows sum to 1, six free
+        entries); the pieces named confidently (``ADAPT_CONFIDENCE``) give the rest, by least squares
+        pulled toward the identity (``ADAPT_RIDGE``, so two or three pieces cannot drag it far). Two
+        rounds: name, fit ``T``, name again with the moved means.
+        """
+        means = self._means
+        if len(values) < 2:
+            return means
+        refs = np.exp(self._means.astype(np.float64))  # linear responses relative to the floor
+        observed = np.exp(np.asarray(values, np.float64))
+        inv_cov = np.linalg.inv(covariance)
+        for _ in range(2):
+            delta = means[None, :, :] - np.asarray(values, np.float32)[:, None, :]
+            d2 = np.einsum("nki,ij,nkj->nk", delta, inv_cov, delta)
+            best = np.argmin(d2, axis=1)
+            sure = np.array([_confidence(row) for row in d2]) >= ADAPT_CONFIDENCE
+            if sure.sum() < 2:
+                break
+            x, y = refs[best[sure]], observed[sure]
+            design = np.column_stack([x[:, 0] - x[:, 2], x[:, 1] - x[:, 2]])
+            transform = np.eye(3)
+            normal = design.T @ design + ADAPT_RIDGE * np.eye(2)
+            for row in range(3):
+                e0, e1 = np.linalg.solve(normal, design.T @ (y[:, row] - x[:, row]))
+                transform[row] += (e0, e1, -e0 - e1)
+            means = np.log(np.maximum(refs @ transform.T, 1e-4)).astype(np.float32)
+        return means
+
     def _classify(
         self,
-        refl: features.FloatImage,
-        frame: npt.NDArray[np.uint8],
+        value: npt.NDArray[np.float32],
+        clipped: npt.NDArray[np.bool_],
         segment: npt.NDArray[np.bool_],
         origin: tuple[int, int],
         known: npt.NDArray[np.bool_],
+        covariance: npt.NDArray[np.float64],
+        means: npt.NDArray[np.float32],
     ) -> list[Piece]:
-        """Name one segment's colour (or unknown); a segment the size of several lying pieces repeats."""
+        """Name one segment's colour (or unknown) from its log reflectance ``value``; a segment the size
+        of several lying pieces repeats. ``clipped``: channels the sensor clipped on this piece."""
         ys, xs = np.nonzero(segment)
         area = len(xs)
-        value = piece_feature(refl, segment)
-        clipped = np.median(frame[segment][::4], axis=0) >= features.CLIPPED
-        delta = self._means - value
+        delta = means - value
         if clipped.any():  # a clipped channel only says "at least this bright"
             delta[:, clipped] = np.minimum(delta[:, clipped], 0.0)
-        inv_cov = self._inv_cov
         if not known.all():  # channels whose light gain is unknown (clipped floor) cannot compare colours
             delta = delta[:, known]
-            inv_cov = np.linalg.inv(self._covariance[np.ix_(known, known)])
+            covariance = covariance[np.ix_(known, known)]
+        inv_cov = np.linalg.inv(covariance)
         d2 = np.einsum("ki,ij,kj->k", delta, inv_cov, delta)
         best = int(np.argmin(d2))
-        weights = np.exp(-0.5 * (d2 - d2[best]))
-        confidence = float(weights[best] / weights.sum())
-        colour = self._names[best]
-        if d2[best] > MAX_DISTANCE**2 or confidence < MIN_CONFIDENCE:
-            colour = "unknown"
+        confidence = _confidence(d2)
+        colour = self._names[best] if confidence >= MIN_CONFIDENCE else "unknown"
         contours, _ = cv2.findContours(segment.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         outline = [(int(p[0][0]) + origin[0], int(p[0][1]) + origin[1]) for p in max(contours, key=cv2.contourArea)]
         ratio = area / self.calibration.size_prior.area_large
@@ -221,17 +297,48 @@ class Detector:
         return [Piece(colour, confidence, x, y, outline) for _ in range(copies)]
 
 
+def _confidence(d2: npt.NDArray[np.float64]) -> float:
+    """Probability that the nearest colour is the piece's colour, from its Mahalanobis distances ``d2``.
+
+    Two things make a name doubtful: a second colour nearly as near (small margin), and no colour
+    near at all (an unfamiliar paint, a shadow, two pieces read as one; beyond ``MAX_DISTANCE`` the
+    piece is unknown with ``FAR_CONFIDENCE``). A logistic model on
+    ``sqrt(margin)`` and ``log(1 + nearest)`` turns them into a probability; its coefficients were
+    fitted on the tuning split of ``vision.physical`` (``python -m vision.physical.fit_confidence``),
+    never on the held-out split, so that a piece reported at 0.9 is right about 90 % of the time.
+    """
+    nearest, second = np.partition(d2, 1)[:2] if d2.size > 1 else (float(d2[0]), np.inf)
+    if nearest > MAX_DISTANCE**2:  # the tuning scenes hold no unfamiliar paints to learn this from
+        return FAR_CONFIDENCE
+    margin = min(float(second - nearest), MARGIN_CAP)
+    logit = CONFIDENCE_MODEL[0] + CONFIDENCE_MODEL[1] * np.sqrt(margin) + CONFIDENCE_MODEL[2] * np.log1p(nearest)
+    return float(1.0 / (1.0 + np.exp(-logit)))
+
+
+def _colour_shift(gain: npt.NDArray[np.float32]) -> float:
+    """How far this frame's light is from the calibration light in colour (not brightness): the largest
+    per-channel log gain once the mean (brightness) is taken out."""
+    return float(np.abs(gain - gain.mean()).max())
+
+
 def _group_peaks(
-    dist: features.FloatImage, refl: features.FloatImage, peaks: list[tuple[int, int]]
+    dist: features.FloatImage,
+    refl: features.FloatImage,
+    peaks: list[tuple[int, int]],
+    brightness_step: float,
 ) -> list[list[tuple[int, int]]]:
     """Group distance-transform maxima that lie on one piece: same colour and no saddle between them.
 
     Two maxima belong to the same piece when the distance never drops below ``SADDLE`` of the lower
     peak along the straight line between them (a lying piece's ridge; two touching pieces have a
     narrow neck there) and their surroundings have the same colour (touching pieces of two colours
-    can meet along a wide edge).
+    can meet along a wide edge): within ``COLOUR_STEP``, or of the same hue and saturation
+    (``COLOUR_STEP`` on the log reflectance minus its mean) and within ``brightness_step`` in
+    brightness, since shading across one piece moves its log reflectance a long way, most of all in
+    linear sensor signal (``brightness_step`` 0 turns this last rule off, as for 8-bit frames).
     """
     colours = [np.median(refl[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4].reshape(-1, 3), axis=0) for x, y in peaks]
+    chroma = [colour - colour.mean() for colour in colours]
     parent = list(range(len(peaks)))
 
     def root(i: int) -> int:
@@ -247,7 +354,13 @@ def _group_peaks(
             line_x = np.linspace(xa, xb, steps).round().astype(int)
             line_y = np.linspace(ya, yb, steps).round().astype(int)
             lowest = float(dist[line_y, line_x].min())
-            same_colour = float(np.abs(colours[i] - colours[j]).max()) < COLOUR_STEP
+            same_colour = (
+                float(np.abs(colours[i] - colours[j]).max()) < COLOUR_STEP
+                or (
+                    float(np.abs(chroma[i] - chroma[j]).max()) < COLOUR_STEP
+                    and abs(float(colours[i].mean() - colours[j].mean())) < brightness_step
+                )
+            )
             if same_colour and lowest >= SADDLE * min(float(dist[ya, xa]), float(dist[yb, xb])):
                 parent[root(j)] = root(i)
     groups: dict[int, list[tuple[int, int]]] = {}

@@ -15,6 +15,8 @@ import numpy as np
 import numpy.typing as npt
 
 FloatImage = npt.NDArray[np.float32]
+#: A frame as the detector compares it: the camera's 8-bit BGR, or its linear sensor signal (float).
+Signal = npt.NDArray[np.uint8] | npt.NDArray[np.float32]
 
 #: Side of the coarse grid (px) on which the floor model is stored and the light gain is estimated.
 GRID = 8
@@ -26,7 +28,39 @@ FLOOR_BAND = 0.10
 KNOWN_SHARE = 0.15
 
 
-def coarse(frame: npt.NDArray[np.uint8]) -> FloatImage:
+#: Linear sensor signal of sRGB white (the scale keeps the ``>= 1`` floor of the log ratios harmless).
+LINEAR_SCALE = 1000.0
+_codes = np.arange(256, dtype=np.float64) / 255.0
+#: 8-bit sRGB code -> linear light, times ``LINEAR_SCALE``.
+SRGB_TO_LINEAR = (
+    np.where(_codes <= 0.04045, _codes / 12.92, ((_codes + 0.055) / 1.055) ** 2.4) * LINEAR_SCALE
+).astype(np.float32)
+
+
+def sensor_matrix(colour_matrix: list[list[float]] | None) -> npt.NDArray[np.float32] | None:
+    """The BGR-ordered inverse of a camera's colour matrix (sRGB -> sensor RGB); None without one."""
+    if colour_matrix is None:
+        return None
+    return np.asarray(np.linalg.inv(np.asarray(colour_matrix, np.float64))[::-1, ::-1], np.float32)
+
+
+def sensor_signal(frame: npt.NDArray[np.uint8], inverse: npt.NDArray[np.float32] | None) -> Signal:
+    """The frame in the sensor's linear colour space, where a change of light is a gain per channel.
+
+    A camera white-balances its sensor's raw RGB, mixes it with a 3x3 colour matrix and applies the
+    sRGB curve. Light of another colour scales the raw channels (nearly: von Kries), but after the
+    matrix the channels are mixed, so in the delivered frame a warmer light is no longer a gain per
+    channel, and saturated colours drift far from where calibration saw them. Undoing the curve and
+    the matrix (``inverse``, from ``sensor_matrix``) restores the gain model. Without a matrix the
+    frame is returned unchanged.
+    """
+    if inverse is None:
+        return frame
+    linear = cv2.transform(cv2.LUT(frame, SRGB_TO_LINEAR.reshape(1, 256)), inverse)
+    return np.asarray(np.maximum(linear, 1.0), np.float32)
+
+
+def coarse(frame: Signal) -> FloatImage:
     """Average ``frame`` over ``GRID``-px cells (the resolution of the floor model)."""
     h, w = frame.shape[:2]
     small = cv2.resize(frame, (w // GRID, h // GRID), interpolation=cv2.INTER_AREA)
@@ -39,7 +73,7 @@ def expand(floor_small: FloatImage, width: int, height: int) -> FloatImage:
 
 
 def light_gain(
-    frame_small: FloatImage, floor_small: FloatImage
+    frame_small: FloatImage, floor_small: FloatImage, camera_small: FloatImage | None = None
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
     """Per-channel log gain of this frame's light relative to the calibration light.
 
@@ -47,10 +81,12 @@ def light_gain(
     in that channel, the second only over cells within ``FLOOR_BAND`` of the first estimate, so
     pieces covering part of the tray do not pull it. If the floor is clipped almost everywhere in a
     channel (very bright, very warm or cool light) the gain is only known to be at least 255/floor:
-    the second result marks the channels whose gain is known.
+    the second result marks the channels whose gain is known. ``camera_small`` is the coarse 8-bit
+    frame when ``frame_small`` is a sensor signal (``sensor_signal``), to see where it clips.
     """
     log_ratio = np.log(frame_small / floor_small).reshape(-1, 3)
-    unclipped = frame_small.reshape(-1, 3) < CLIPPED - 2
+    eight_bit = frame_small if camera_small is None else camera_small  # clipping shows in the camera's codes
+    unclipped = eight_bit.reshape(-1, 3) < CLIPPED - 2
     gain = np.empty(3, dtype=np.float32)
     known = unclipped.mean(axis=0) >= KNOWN_SHARE
     for channel in range(3):
@@ -70,6 +106,45 @@ def light_gain(
     return gain, np.asarray(known)
 
 
+#: Largest |log ratio| (per channel) off the fitted light field for a coarse cell to count as floor.
+FIELD_BAND = 0.06
+#: A fitted light field varying less than this (log) across the frame is treated as even light.
+FIELD_FLAT = 0.04
+
+
+def light_field(
+    frame_small: FloatImage, floor_small: FloatImage, gain: npt.NDArray[np.float32], known: npt.NDArray[np.bool_]
+) -> FloatImage:
+    """Per coarse cell and channel, the log gain of this frame's light: ``gain`` made to vary smoothly.
+
+    A room lamp off to one side lights the near side of the tray more than the far side, unlike the
+    tower LED the floor was calibrated under; one gain for the whole frame then leaves a bright or dark
+    cast over part of the floor, which reads as pale or dark pieces. Per channel a quadratic surface in
+    (x, y) is fitted to the log ratio of frame and floor over the cells that look like floor, refitted
+    three times keeping only cells within ``FIELD_BAND`` of the surface (pieces are outliers). Channels
+    whose gain is not known keep the constant ``gain``, and light even within ``FIELD_FLAT`` keeps it
+    everywhere.
+    """
+    h, w = frame_small.shape[:2]
+    log_ratio = np.log(frame_small / floor_small).reshape(-1, 3)
+    yy, xx = np.mgrid[0:h, 0:w]
+    x, y = (xx.ravel() / max(1, w - 1)) * 2 - 1, (yy.ravel() / max(1, h - 1)) * 2 - 1
+    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+    fit = np.broadcast_to(gain, log_ratio.shape).astype(np.float64)
+    inlier = (np.abs(log_ratio - gain)[:, known] < 2 * FLOOR_BAND).all(axis=1)
+    for _ in range(3):
+        if inlier.sum() < 60:
+            break
+        used = design[inlier]  # normal equations: a 6x6 solve, far cheaper than lstsq's SVD here
+        coef = np.linalg.solve(used.T @ used + np.eye(6) * 1e-6, used.T @ log_ratio[inlier])
+        candidate = design @ coef
+        inlier = (np.abs(log_ratio - candidate)[:, known] < FIELD_BAND).all(axis=1)
+        fit = np.where(known, candidate, gain)
+    if float(np.ptp(fit, axis=0).max()) < FIELD_FLAT:  # even light: keep the one robust gain, unperturbed
+        fit = np.broadcast_to(gain, log_ratio.shape)
+    return np.asarray(fit.reshape(h, w, 3), np.float32)
+
+
 def saturated_floor(
     frame: npt.NDArray[np.uint8], floor: FloatImage, gain: npt.NDArray[np.float32]
 ) -> npt.NDArray[np.bool_]:
@@ -78,14 +153,17 @@ def saturated_floor(
     There the log reflectance says nothing (a piece brighter than the floor and the floor look the
     same), so the detector sets it to 0 rather than mistake the clipped floor for pieces.
     """
-    expected = floor * np.exp(gain).reshape(1, 1, 3)
+    expected = floor * (np.exp(gain).reshape(1, 1, 3) if gain.ndim == 1 else np.exp(gain))
     return np.asarray((frame >= CLIPPED) & (expected >= CLIPPED - 15))
 
 
-def log_reflectance(frame: npt.NDArray[np.uint8], floor: FloatImage, gain: npt.NDArray[np.float32]) -> FloatImage:
-    """Per-pixel, per-channel ``log(frame / floor) - gain``: 0 on the floor under any light."""
+def log_reflectance(frame: Signal, floor: FloatImage, gain: npt.NDArray[np.float32]) -> FloatImage:
+    """Per-pixel, per-channel ``log(frame / floor) - gain``: 0 on the floor under any light.
+
+    ``gain`` is one log gain per channel, or a full-size gain image (``light_field`` expanded).
+    """
     smooth = cv2.GaussianBlur(frame, (3, 3), 0).astype(np.float32)
     np.maximum(smooth, 1.0, out=smooth)
     ratio = cv2.divide(smooth, floor)
-    out: FloatImage = cv2.log(ratio) - gain.reshape(1, 1, 3)
+    out: FloatImage = cv2.log(ratio) - (gain.reshape(1, 1, 3) if gain.ndim == 1 else gain)
     return out

@@ -170,13 +170,14 @@ class Picamera2Source:
         }
 
     def settle(self, frames: int = 30) -> dict[str, Any]:
-        """Let AE/AWB converge over ``frames`` frames, then lock and return the settled controls."""
+        """Let AE/AWB converge over ``frames`` frames, then lock and return the settled controls, plus
+        the colour matrix the camera settled on (``ColourCorrectionMatrix``, 9 numbers, when reported)."""
         metadata: dict[str, Any] = {}
         for _ in range(frames):
             metadata = self._camera.capture_metadata()
         locked = self.lock_controls(metadata["ExposureTime"], metadata["AnalogueGain"], metadata["ColourGains"])
         self._camera.set_controls(locked)
-        return locked
+        return {**locked, "ColourCorrectionMatrix": metadata.get("ColourCorrectionMatrix")}
 
     def capture(self) -> Frame:
         """Capture a frame started after this call (``flush=True``), so it shows the settled tray."""

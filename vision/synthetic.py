@@ -170,12 +170,16 @@ def render_scene(
     style: SceneStyle | None = None,
     tray_seed: int = 0,
     palette: dict[str, tuple[float, float, float]] | None = None,
+    ambient: Lighting | None = None,
+    tower_level: float = 1.0,
 ) -> tuple[npt.NDArray[np.uint8], dict[str, Any]]:
     """Render a 640x480 BGR frame of the tray with ``scene`` (colour counts, or placed pieces).
 
     Returns the frame and its truth: ``{"counts": all-12 dict, "pieces": [{colour, pose, x, y}]}``.
     ``tray_seed`` fixes the tray texture, so frames of one simulated tower share one floor.
     ``palette`` overrides colours' reflectances (e.g. to paint a piece no calibrated colour has).
+    ``ambient`` adds room light to the tower's ``lighting`` (scaled by ``tower_level``: 1 for the lit
+    frame of a light-on/off pair, the ring's idle level for the unlit one).
     """
     reflectance = {**REFLECTANCE, **(palette or {})}
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
@@ -194,7 +198,8 @@ def render_scene(
         colour = np.array(reflectance[piece.colour], np.float32) * floor_grey
         painted = colour * _shading(piece, mask)[:, :, None]
         image = np.where(mask[:, :, None] > 0, painted, image)
-    image *= lighting.gains().reshape(1, 1, 3)
+    gains = lighting.gains() * tower_level + (ambient.gains() if ambient is not None else 0.0)
+    image *= gains.reshape(1, 1, 3)
     if style.blur > 0:
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), style.blur), np.float32)
     image += rng.normal(0, style.noise, image.shape).astype(np.float32)

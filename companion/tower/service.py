@@ -172,7 +172,7 @@ class TowerService:
             if self.mode == "simulated":
                 camera = simulated_camera(seed, self.instance_dir)
             else:
-                camera = hardware_camera(self.instance_dir)
+                camera = hardware_camera(self.instance_dir, self.rig.light if self.rig is not None else None)
             if self._stopping.is_set() and camera is not None:
                 camera.close()  # stopped while the camera was opening
                 return
@@ -376,8 +376,9 @@ class TowerService:
         except TowerBusyError:
             log.info("toss button pressed while a toss is running; ignored")
         except KeshiError as exc:  # the game refused the toss (e.g. a result still waits): say why
-            log.info("toss button refused: %s", exc)
-            self.bus.publish("tower.refused", {"source": "button", "message": str(exc)})
+            log.info("toss button refused: %s", exc)  # ... on that game's phones (its stream forwards it)
+            self.bus.publish("tower.refused", {"source": "button", "message": str(exc),
+                                               "game_id": getattr(exc, "game_id", None)})
 
     def _random_handful(self) -> ColourCounts:
         pieces = dict.fromkeys(COLOURS, 0)

@@ -111,13 +111,20 @@ def pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PiTower]:
     factory.pin(pins.emitter, pin_class=EmitterMockPin, receiver=receiver)  # the beam's self-test passes
     Device.pin_factory = factory
     camera = ChosenCamera()
-    monkeypatch.setattr(service_module, "hardware_camera", lambda _instance: camera)
+    lights: list[object] = []
+
+    def pi_camera(_instance: Path | None, light: object) -> ChosenCamera:
+        lights.append(light)
+        return camera
+
+    monkeypatch.setattr(service_module, "hardware_camera", pi_camera)
     store = Store(tmp_path / "keshi.sqlite3")
     bus = EventBus()
     service = TowerService(bus, store, mode="hardware", instance_dir=None)
     try:
         service.start()
         assert service.camera_ready.wait(10) and service.status()["beam"] == "ok"
+        assert service.rig is not None and lights == [service.rig.light]  # the camera pairs frames with the light
         yield PiTower(service, camera, factory, bus, store)
     finally:
         service.stop()

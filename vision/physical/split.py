@@ -1,0 +1,222 @@
+"""The scene sets: lights, random scenes, a tower's calibration frames, and the tuning / held-out splits.
+
+Two simulated towers, each with its own tray (texture, stains, lens falloff) and its own calibration
+made the way the calibration wizard makes one (empty tray plus 4 separated pieces per colour, under
+the tower LED). The *tuning* split is what the detector may be adjusted on; the *held-out* split
+(another tower, another seed) is only measured, by ``make bench-vision``. A scene is fully
+determined by (split seed, light name, index), so nothing needs to be stored.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion import COLOURS
+from vision.calibrate import CameraSettings
+from vision.frame_pair import tower_light_only
+from vision.physical import spectra
+from vision.physical.scene import CAMERA_Z, HEIGHT, WIDTH, Lamp, Piece, Scene, Tray, render
+
+#: The tower LED ring sits beside the lens, slightly off the optical axis.
+TOWER_LED = Lamp("led-5100", WIDTH / 2 + 20, HEIGHT / 2 + 12, CAMERA_Z, tower=True)
+#: The ring's idle level (``firmware.devices.TowerLight``): the "off" frame of a pair.
+IDLE_LEVEL = 0.15
+
+
+def _ring(intensity: float) -> Lamp:
+    return Lamp(TOWER_LED.spectrum, TOWER_LED.x, TOWER_LED.y, TOWER_LED.z, intensity, tower=True)
+
+
+def _tower(intensity: float) -> Callable[[np.random.Generator], list[Lamp]]:
+    def lamps(rng: np.random.Generator) -> list[Lamp]:
+        return [_ring(intensity)]
+
+    return lamps
+
+
+def _room(spectrum: str) -> Callable[[np.random.Generator], list[Lamp]]:
+    """A room lamp instead of the tower LED: above the tray but off-centre, of similar brightness."""
+
+    def lamps(rng: np.random.Generator) -> list[Lamp]:
+        angle, offset = rng.uniform(0, 2 * math.pi), rng.uniform(0, 350)
+        return [
+            Lamp(
+                spectrum,
+                WIDTH / 2 + offset * math.cos(angle),
+                HEIGHT / 2 + offset * math.sin(angle),
+                float(rng.uniform(900, 1500)),
+                float(rng.uniform(0.7, 1.0)),
+            )
+        ]
+
+    return lamps
+
+
+def _side_lamp(spectrum: str, low: float, high: float) -> Callable[[np.random.Generator], list[Lamp]]:
+    """The tower LED plus a room lamp low at one side, whose light the tower wall partly blocks."""
+
+    def lamps(rng: np.random.Generator) -> list[Lamp]:
+        angle = rng.uniform(0, 2 * math.pi)
+        lamp = Lamp(
+            spectrum,
+            WIDTH / 2 + 1400 * math.cos(angle),
+            HEIGHT / 2 + 1400 * math.sin(angle),
+            float(rng.uniform(800, 1400)),
+            float(rng.uniform(low, high)),
+            wall_edge=float(rng.uniform(60, 200)),
+        )
+        return [_ring(float(rng.uniform(0.5, 0.7))), lamp]
+
+    return lamps
+
+
+#: The lights of the benchmark table (the issue's five, tungsten 2700 K, fluorescent F11), single frames.
+LIGHTS: dict[str, Callable[[np.random.Generator], list[Lamp]]] = {
+    "calibration light (LED 5100 K)": _tower(1.0),
+    "65 % brightness": _tower(0.65),
+    "135 % brightness": _tower(1.35),
+    "warm LED 3000 K": _room("led-3000"),
+    "cool LED 6600 K": _room("led-6600"),
+    "tungsten 2700 K": _room("tungsten-2700"),
+    "fluorescent F11": _room("fluorescent-f11"),
+}
+#: The tower LED mixed with a side lamp (and the wall's shadow of it): measured with light-on/off
+#: frame pairs, the tower's answer to mixed light; single frames of them only for contrast.
+PAIR_LIGHTS: dict[str, Callable[[np.random.Generator], list[Lamp]]] = {
+    "tower LED + warm lamp": _side_lamp("incandescent-a", 0.9, 1.6),
+    "tower LED + fluorescent lamp": _side_lamp("fluorescent-f11", 0.6, 1.2),
+}
+CALIBRATION_LIGHT = "calibration light (LED 5100 K)"
+
+
+@dataclass(frozen=True)
+class Split:
+    """A named scene set: its seed and the tower (tray) it is photographed on."""
+
+    name: str
+    seed: int
+    tray: Tray
+
+
+TUNING = Split("tuning", seed=1, tray=Tray(seed=11, falloff=0.25, stains=3))
+#: Seed and tower never used while the detector was tuned: measured only by the benchmark.
+HELD_OUT = Split("held-out", seed=20261123, tray=Tray(seed=977, falloff=0.35, stains=4))
+SPLITS = {split.name: split for split in (TUNING, HELD_OUT)}
+
+
+def _touches(occupied: npt.NDArray[np.uint8], shape: npt.NDArray[np.uint8]) -> tuple[bool, bool]:
+    """(overlaps, touches within 2 px) of ``shape`` against what is already placed."""
+    overlap = bool((occupied & shape).any())
+    near = np.asarray(cv2.dilate(shape, np.ones((5, 5), np.uint8)), np.uint8)
+    return overlap, bool((occupied & near).any())
+
+
+def _mask(piece: Piece) -> npt.NDArray[np.uint8]:
+    mask = np.zeros((HEIGHT, WIDTH), np.uint8)
+    cv2.fillPoly(mask, [piece.footprint()], 1)
+    return mask
+
+
+def place(rng: np.random.Generator, colours: list[str], touching: float = 0.4, spacing: int = 0) -> list[Piece]:
+    """Lay ``colours`` pieces on the tray without overlap; about ``touching`` of them pushed against another."""
+    occupied = np.zeros((HEIGHT, WIDTH), np.uint8)
+    placed: list[Piece] = []
+    for colour in colours:
+        pose = "lying" if rng.random() < 0.5 else "standing"
+        angle, tint, shade = float(rng.uniform(0, 180)), float(rng.normal(0, 0.04)), float(rng.lognormal(0, 0.05))
+        for _attempt in range(300):
+            if placed and rng.random() < touching:
+                anchor = placed[int(rng.integers(len(placed)))]
+                direction = rng.uniform(0, 2 * math.pi)
+                candidate = None
+                for gap in range(80, 20, -2):  # slide toward the anchor until the two touch
+                    x, y = anchor.x + gap * math.cos(direction), anchor.y + gap * math.sin(direction)
+                    piece = Piece(colour, pose, float(x), float(y), angle, tint, shade)
+                    overlap, near = _touches(occupied, _mask(piece))
+                    if overlap:
+                        break
+                    candidate = piece if near else candidate
+                    if near:
+                        break
+                if candidate is None:
+                    continue
+                piece = candidate
+            else:
+                piece = Piece(colour, pose, float(rng.uniform(45, WIDTH - 45)), float(rng.uniform(45, HEIGHT - 45)),
+                              angle, tint, shade)
+            if not (40 <= piece.x <= WIDTH - 40 and 40 <= piece.y <= HEIGHT - 40):
+                continue
+            shape = _mask(piece)
+            kernel = np.ones((2 * spacing + 1,) * 2, np.uint8)
+            grown = np.asarray(cv2.dilate(shape, kernel), np.uint8) if spacing else shape
+            if not (occupied & grown).any():
+                occupied |= shape
+                placed.append(piece)
+                break
+    return placed
+
+
+def scene_rng(split: Split, light: str, index: int) -> np.random.Generator:
+    """The random stream of one scene: fixed by the split's seed, the light's name and the index."""
+    return np.random.default_rng([split.seed, zlib.crc32(light.encode()), index])
+
+
+def make_scene(split: Split, light: str, index: int) -> Scene:
+    """Scene ``index`` of ``light`` in ``split``: 1-20 random pieces, touching, under that light."""
+    rng = scene_rng(split, light, index)
+    count = int(rng.integers(1, 21))
+    colours = [COLOURS[int(i)] for i in rng.integers(0, len(COLOURS), count)]
+    pieces = place(rng, colours)
+    lamps = {**LIGHTS, **PAIR_LIGHTS}[light](rng)
+    return Scene(pieces, lamps, int(rng.integers(85, 93)), int(rng.integers(2**31)))
+
+
+def unlit(scene: Scene) -> Scene:
+    """The same scene a moment later with the tower's ring at its idle level (fresh sensor noise)."""
+    lamps = [replace(lamp, intensity=lamp.intensity * IDLE_LEVEL) if lamp.tower else lamp for lamp in scene.lamps]
+    return Scene(scene.pieces, lamps, scene.jpeg_quality, scene.noise_seed + 1)
+
+
+def render_pair(scene: Scene, tray: Tray) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """The light-on and light-off frames of ``scene``."""
+    return render(scene, tray), render(unlit(scene), tray)
+
+
+def scenes(split: Split, light: str, count: int) -> Iterator[tuple[npt.NDArray[np.uint8], Scene]]:
+    """``count`` rendered scenes of ``light`` in ``split``: (BGR frame, the scene with its true pieces)."""
+    for index in range(count):
+        scene = make_scene(split, light, index)
+        yield render(scene, split.tray), scene
+
+
+def calibration_frames(
+    split: Split, pairs: bool = False
+) -> tuple[npt.NDArray[np.uint8], dict[str, list[npt.NDArray[np.uint8]]]]:
+    """What the calibration wizard photographs on this split's tower: the empty tray, 4 pieces per colour.
+
+    With ``pairs`` each frame is a light-on/off difference (``vision.frame_pair``), as a tower that
+    counts on pairs also calibrates on them.
+    """
+    rng = np.random.default_rng([split.seed, 0])
+    lamps = LIGHTS[CALIBRATION_LIGHT](rng)
+
+    def shoot(pieces: list[Piece]) -> npt.NDArray[np.uint8]:
+        scene = Scene(pieces, lamps, 92, int(rng.integers(2**31)))
+        return tower_light_only(*render_pair(scene, split.tray), srgb=True) if pairs else render(scene, split.tray)
+
+    empty = shoot([])
+    frames = {colour: [shoot(place(rng, [colour] * 4, touching=0.0, spacing=12))] for colour in COLOURS}
+    return empty, frames
+
+
+def camera_settings() -> CameraSettings:
+    """What the simulated camera reports when the calibration locks it: its colour matrix (as a Pi
+    camera's ``ColourCorrectionMatrix`` metadata does)."""
+    return CameraSettings(colour_matrix=spectra.processing().matrix.round(6).tolist())
