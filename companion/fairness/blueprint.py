@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
+from werkzeug.routing import BuildError
 
 from companion.errors import KeshiError
 from companion.fairness.cli import parse_since
@@ -40,6 +41,14 @@ def _report(filters: dict[str, str | None]) -> FairnessReport:
     return build_report(data, scope=filters)
 
 
+def _url(endpoint: str, fallback: str, **values: Any) -> str:
+    """The dashboard's address for ``endpoint``; ``fallback`` in an app without it (this blueprint alone)."""
+    try:
+        return url_for(endpoint, **values)
+    except BuildError:
+        return fallback
+
+
 def _bad_request(exc: KeshiError) -> Response:
     return Response(f"bad request: {exc}\n", status=400, mimetype="text/plain")
 
@@ -57,6 +66,8 @@ def page() -> Response:
         **filters,
         "action": url_for("fairness.page"),
         "download": {fmt: url_for("fairness.download", fmt=fmt, **query) for fmt in MEDIA_TYPES},
+        "stylesheet": _url("static", "/static/app.css", filename="app.css"),
+        "nav": {"games": _url("pages.index", "/"), "tower": _url("tower_page.tower", "/tower")},
     }
     html = render_template(REPORT_TEMPLATE, **html_context(report), dashboard=dashboard)
     return Response(html, mimetype=MEDIA_TYPES["html"])

@@ -37,6 +37,7 @@ import numpy.typing as npt
 from scipy import stats
 
 from companion import COLOURS
+from companion.fairness.two_rate import Counts
 
 ALPHA = 0.05
 CONFIDENCE = 0.95
@@ -111,11 +112,11 @@ class ColourTests:
 
 
 def first_pass_counts(
-    pieces_in: npt.NDArray[np.int64], pieces_out: npt.NDArray[np.int64], held_before: npt.NDArray[np.int64]
+    pieces_in: Counts, pieces_out: Counts, held_before: Counts
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Per colour: (releases, trials) over tosses in which that colour had nothing held."""
     clean = held_before == 0
-    return (pieces_out * clean).sum(axis=0), (pieces_in * clean).sum(axis=0)
+    return (pieces_out * clean).sum(axis=0, dtype=np.int64), (pieces_in * clean).sum(axis=0, dtype=np.int64)
 
 
 def chi_square(releases: npt.NDArray[np.int64], trials: npt.NDArray[np.int64]) -> ChiSquare | None:

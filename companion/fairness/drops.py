@@ -44,9 +44,26 @@ def distribution(values: npt.NDArray[np.float64]) -> Distribution:
     names = [f"p{int(q * 100)}" for q in QUANTILES]
     if values.size == 0:
         return Distribution(0, None, dict.fromkeys(names))
-    points = np.quantile(values, QUANTILES)
-    summary: dict[str, float | None] = {name: float(value) for name, value in zip(names, points, strict=True)}
+    # in single precision on a private copy (a million tosses have eight million drops: 32 MB, not
+    # twice 64 MB); times are recorded to 0.1 ms, so the quantiles are rounded to 0.01 ms
+    points = np.quantile(values.astype(np.float32), QUANTILES, overwrite_input=True)
+    summary: dict[str, float | None] = {
+        name: round(float(value), 2) for name, value in zip(names, points, strict=True)
+    }
     return Distribution(int(values.size), float(values.mean()), summary)
+
+
+def histogram(
+    values: npt.NDArray[np.float64], block: int = 1 << 20
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """``numpy.histogram(values, HISTOGRAM_BINS)`` (same edges, same counts) a block at a time, so
+    eight million drop times never need eight million temporaries at once."""
+    edges = np.histogram_bin_edges(values, bins=HISTOGRAM_BINS)
+    counts = np.zeros(HISTOGRAM_BINS, dtype=np.int64)
+    for start in range(0, values.shape[0], block):
+        index = np.searchsorted(edges, values[start:start + block], side="right") - 1
+        counts += np.bincount(np.minimum(index, HISTOGRAM_BINS - 1), minlength=HISTOGRAM_BINS)
+    return edges, counts
 
 
 def drop_stats(offsets: npt.NDArray[np.int64], times_ms: npt.NDArray[np.float64]) -> DropStats:
@@ -57,7 +74,7 @@ def drop_stats(offsets: npt.NDArray[np.int64], times_ms: npt.NDArray[np.float64]
     several = counts > 1
     bursts = times_ms[offsets[1:][several] - 1] - times_ms[offsets[:-1][several]]
     if times_ms.size:
-        hist, edges = np.histogram(times_ms, bins=HISTOGRAM_BINS)
+        edges, hist = histogram(times_ms)
         edge_list, count_list = [float(e) for e in edges], [int(h) for h in hist]
     else:
         edge_list, count_list = [], []

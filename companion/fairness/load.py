@@ -1,15 +1,22 @@
-"""Read the ``tosses`` table into numpy arrays, fast enough for 100,000 tosses in a fraction of a second.
+"""Read the ``tosses`` table into numpy arrays in bounded memory, setting aside tosses it cannot use.
 
 The statistics need, per toss and colour, the pieces held before, tossed in and released, plus the
 drop times and the toss's context (layer, game, session). ``iter_tosses`` builds a ``TossRecord`` per
 row (about 30 us each), which alone would spend the report's time budget; this module reads the
-same columns in one query and parses them column-wise.
+same columns in pages of ``PAGE_ROWS`` rows (keyset paging on the row id, so a million-toss log never
+sits in memory as Python rows) and parses each page column-wise into compact arrays.
 
 Every map ``save_toss`` writes is ``json.dumps`` of all 12 colours in canonical order, so a column
 of maps is a run of identical "skeletons" with only the digits differing. The fast path checks that
-every row has exactly that skeleton, then reads the digits with numpy; any row that differs (a map
-written by other means) sends the whole column through ``json.loads`` instead, so the result is the
-same either way.
+every row of a page has exactly that skeleton, then reads the digits with numpy; any row that differs
+(a map written by other means) sends the page's column through ``json.loads`` instead, so the result
+is the same either way.
+
+A stored toss that cannot be reconciled — a map that does not read as counts, or more pieces of a
+colour out than were inside and tossed in (a camera colour mix-up with matching totals, a toss from
+the tower's own button that records nothing tossed in, a stuck piece falling after the table
+corrected an over-count) — is **set aside** with the reason in player words (``TossData.set_aside``)
+instead of failing the whole log: the report states what it left out and analyses the rest.
 """
 
 from __future__ import annotations
@@ -17,19 +24,26 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from companion import COLOURS
 from companion.errors import KeshiError
+from companion.fairness.two_rate import Counts
 from companion.store import Store
 from companion.tower.record import toss_filter
 
-IntGrid = npt.NDArray[np.int64]
+IntGrid = Counts
 FloatArray = npt.NDArray[np.float64]
+#: Counts are kept as 16-bit integers (a million tosses' three grids take 72 MB, not 288 MB); a
+#: stored count above this is set aside as unreadable.
+MAX_COUNT = 1000
 
+#: Rows read per query: bounds the Python objects alive at once (a page is a few tens of MB).
+PAGE_ROWS = 20_000
 _DIGITS = b"0123456789"
 _CANONICAL = json.dumps(dict.fromkeys(COLOURS, 0)).encode()
 _SKELETON = _CANONICAL.translate(None, _DIGITS)
@@ -41,8 +55,24 @@ class TossLogError(KeshiError, ValueError):
 
 
 @dataclass(frozen=True)
+class SetAside:
+    """A stored toss the analysis leaves out, and why (in player words)."""
+
+    toss_id: str
+    started_at: float
+    layer: str
+    game_id: str | None
+    session_id: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
 class TossData:
-    """The toss log as arrays, one row per toss in recorded order; columns of grids follow ``COLOURS``."""
+    """The toss log as arrays, one row per toss in recorded order; columns of grids follow ``COLOURS``.
+
+    ``set_aside`` lists the stored tosses of the same selection that could not be used (not in the
+    arrays).
+    """
 
     layer: npt.NDArray[np.str_]
     game_id: npt.NDArray[np.object_]
@@ -59,6 +89,7 @@ class TossData:
     camera_count: FloatArray
     corrected: npt.NDArray[np.bool_]
     flagged: npt.NDArray[np.bool_]
+    set_aside: tuple[SetAside, ...] = field(default=())
 
     @property
     def n_tosses(self) -> int:
@@ -66,7 +97,7 @@ class TossData:
         return int(self.layer.shape[0])
 
     def select(self, mask: npt.NDArray[np.bool_]) -> TossData:
-        """The tosses where ``mask`` is true (drop times follow their tosses)."""
+        """The tosses where ``mask`` is true (drop times follow their tosses; ``set_aside`` is kept)."""
         counts = np.diff(self.drop_offsets)
         keep_drops = np.repeat(mask, counts)
         offsets = np.concatenate(([0], np.cumsum(counts[mask]))).astype(np.int64)
@@ -77,13 +108,14 @@ class TossData:
             held_before=self.held_before[mask], drop_offsets=offsets,
             drop_times_ms=self.drop_times_ms[keep_drops], beam_count=self.beam_count[mask],
             camera_count=self.camera_count[mask], corrected=self.corrected[mask], flagged=self.flagged[mask],
+            set_aside=self.set_aside,
         )
 
 
 def narrow(
     data: TossData, layer: str | None = None, game: str | None = None, session: str | None = None
 ) -> TossData:
-    """Only the tosses of one layer, game and/or session (None: no restriction on that)."""
+    """Only the tosses (and set-aside tosses) of one layer, game and/or session (None: no restriction)."""
     if layer is not None and layer not in ("B1", "B2"):
         raise TossLogError(f"layer must be B1 or B2, not {layer!r}")
     mask = np.ones(data.n_tosses, dtype=bool)
@@ -93,55 +125,297 @@ def narrow(
         mask &= data.game_id == game
     if session is not None:
         mask &= data.session_id == session
-    return data if mask.all() else data.select(mask)
+    aside = tuple(
+        s for s in data.set_aside
+        if (layer is None or s.layer == layer) and (game is None or s.game_id == game)
+        and (session is None or s.session_id == session)
+    )
+    if mask.all() and aside == data.set_aside:
+        return data
+    kept = data if mask.all() else data.select(mask)
+    return TossData(**{**{f: getattr(kept, f) for f in _ARRAY_FIELDS}, "set_aside": aside})
 
 
-_QUERY = (
-    "SELECT layer, game_id, session_id, season, round, started_at, pieces_in, COALESCE(correction, pieces_out),"
-    " contents_before, drop_times_ms, beam_count, camera_count,"
+_ROW_QUERY = (
+    "SELECT id, toss_id, layer, game_id, session_id, season, round, started_at, pieces_in,"
+    " COALESCE(correction, pieces_out), contents_before, drop_times_ms, beam_count, camera_count,"
     " correction IS NOT NULL, flagged"
     " FROM tosses"
 )
+_COLUMNS = 16
+#: One page as one row of joined texts (SQLite's ``group_concat`` in C), so a page costs a few Python
+#: strings instead of 16 objects per toss. Maps and lists are joined by newlines (``json.dumps`` never
+#: writes one), ids by the ASCII record separator; the row ids come along to check the order.
+_PAGE_QUERY = (
+    "SELECT count(*), group_concat(id), group_concat(layer, ''),"
+    " group_concat(pieces_in, char(10)), group_concat(COALESCE(correction, pieces_out), char(10)),"
+    " group_concat(contents_before, char(10)), group_concat(drop_times_ms, char(10)),"
+    " group_concat(COALESCE(game_id, ''), char(30)), group_concat(game_id IS NULL, ''),"
+    " group_concat(COALESCE(session_id, ''), char(30)), group_concat(session_id IS NULL, ''),"
+    " group_concat(COALESCE(season, 'nan')), group_concat(COALESCE(round, 'nan')),"
+    " group_concat(quote(started_at)), group_concat(COALESCE(beam_count, 'nan')),"
+    " group_concat(COALESCE(camera_count, 'nan')), group_concat(correction IS NOT NULL, ''),"
+    " group_concat(flagged != 0, '')"
+    " FROM (SELECT * FROM tosses{where} ORDER BY id LIMIT ?)"
+)
+_ARRAY_FIELDS = (
+    "layer", "game_id", "session_id", "season", "round", "started_at", "pieces_in", "pieces_out",
+    "held_before", "drop_offsets", "drop_times_ms", "beam_count", "camera_count", "corrected", "flagged",
+)
+_COUNTED = " AND (counts_source != 'none' OR correction IS NOT NULL)"
 
 
 def load_tosses(store: Store, tower: str | None = None, since: float | None = None) -> TossData:
-    """The stored tosses (optionally of one tower, from a UNIX time on), in recorded order."""
+    """The stored tosses (optionally of one tower, from a UNIX time on), in recorded order.
+
+    Never fails on a stored toss's content: tosses that cannot be reconciled are in ``set_aside``.
+    Memory stays bounded: the arrays are allocated once for the whole selection and filled page by
+    page, so only one page of text is alive at a time besides them.
+    """
     where, params = toss_filter(tower, since)
     # a toss nobody counted (no camera count, no correction by the table) says nothing about release
-    counted = " AND (counts_source != 'none' OR correction IS NOT NULL)"
-    rows = store.query(_QUERY + where + counted + " ORDER BY id", params)
-    columns = list(zip(*rows, strict=True)) if rows else [()] * 14
-    pieces_in = colour_grid(columns[6])
-    pieces_out = colour_grid(columns[7])
-    held_before = colour_grid(columns[8])
-    corrected = np.array(columns[12], dtype=bool).reshape(-1)
+    where += _COUNTED
+    # how many tosses, and (an upper bound on) how many drop times: one comma fewer than numbers
+    sizes = store.query("SELECT count(*), total(length(drop_times_ms) - length(replace(drop_times_ms, ',', ''))"
+                        " + (drop_times_ms != '[]')) FROM tosses" + where, params)[0]
+    result = _Filling(int(sizes[0]), int(sizes[1]))
+    where += " AND id > ?"
+    ids: dict[object, object] = {}  # one string object per game/session id, shared by its tosses
+    last = 0
+    while True:
+        joined = store.query(_PAGE_QUERY.format(where=where), [*params, last, PAGE_ROWS])[0]
+        count = int(joined[0])
+        if count == 0:
+            break
+        page = _parse_joined(joined, ids)
+        row_ids = np.array(str(joined[1]).split(","), dtype=np.int64)
+        if page is None or not (np.diff(row_ids) > 0).all():  # anything unusual: row by row
+            rows = store.query(_ROW_QUERY + where + " ORDER BY id LIMIT ?", [*params, last, PAGE_ROWS])
+            page = _parse_page(rows, ids)
+        result.add(page)
+        last = int(row_ids.max())
+        if count < PAGE_ROWS:
+            break
+    return result.finish()
+
+
+class _Filling:
+    """The whole selection's arrays, allocated once and filled page by page."""
+
+    def __init__(self, total: int, drops: int) -> None:
+        colours = len(COLOURS)
+        self.used = 0
+        self.arrays: dict[str, npt.NDArray[Any]] = {
+            "layer": np.empty(total, dtype="<U2"), "game_id": np.empty(total, dtype=object),
+            "session_id": np.empty(total, dtype=object), "corrected": np.zeros(total, dtype=bool),
+            "flagged": np.zeros(total, dtype=bool),
+            **{name: np.empty(total) for name in ("season", "round", "started_at", "beam_count", "camera_count")},
+            **{name: np.zeros((total, colours), dtype=np.int16) for name in ("pieces_in", "pieces_out", "held_before")},
+        }
+        self.drop_counts = np.zeros(total, dtype=np.int64)
+        self.drop_times = np.empty(drops)
+        self.drops_used = 0
+        self.set_aside: list[SetAside] = []
+
+    def add(self, page: TossData) -> None:
+        """Copy one page's tosses in after the ones already there."""
+        end = self.used + page.n_tosses
+        for name, array in self.arrays.items():
+            array[self.used:end] = getattr(page, name)
+        self.drop_counts[self.used:end] = np.diff(page.drop_offsets)
+        self.used = end
+        drops_end = self.drops_used + page.drop_times_ms.shape[0]
+        if drops_end > self.drop_times.shape[0]:  # more than the estimate (lists in another form): grow
+            grown = np.empty(drops_end)
+            grown[: self.drops_used] = self.drop_times[: self.drops_used]
+            self.drop_times = grown
+        self.drop_times[self.drops_used:drops_end] = page.drop_times_ms
+        self.drops_used = drops_end
+        self.set_aside.extend(page.set_aside)
+
+    def finish(self) -> TossData:
+        """The filled arrays (trimmed: tosses set aside, or recorded since the count, change the length)."""
+        arrays = {name: array[: self.used] for name, array in self.arrays.items()}
+        offsets = np.concatenate(([0], np.cumsum(self.drop_counts[: self.used]))).astype(np.int64)
+        return TossData(**arrays, drop_offsets=offsets, drop_times_ms=self.drop_times[: self.drops_used],
+                        set_aside=tuple(self.set_aside))
+
+
+def concatenate(pages: Sequence[TossData]) -> TossData:
+    """The tosses of several ``TossData`` one after the other (empty input: no tosses)."""
+    if not pages:
+        return _parse_page([], {})
+    if len(pages) == 1:
+        return pages[0]
+    drop_counts = np.concatenate([np.diff(p.drop_offsets) for p in pages])
+    joined = {
+        name: np.concatenate([getattr(p, name) for p in pages])
+        for name in _ARRAY_FIELDS if name != "drop_offsets"
+    }
+    offsets = np.concatenate(([0], np.cumsum(drop_counts))).astype(np.int64)
+    aside = tuple(s for p in pages for s in p.set_aside)
+    return TossData(**joined, drop_offsets=offsets, set_aside=aside)
+
+
+def _parse_joined(joined: Sequence[object], ids: dict[object, object]) -> TossData | None:
+    """A page from its joined texts, or None when anything needs the row-by-row path (a map or drop
+    list in another form, an id holding a separator, a toss to set aside)."""
+    count = int(str(joined[0]))
+    texts = [str(v) for v in joined]
+    layer = texts[2]
+    if len(layer) != 2 * count:
+        return None
+    grids = [_fast_grid(texts[k], count) for k in (3, 4, 5)]
+    pieces_in, pieces_out, held_before = grids
+    if pieces_in is None or pieces_out is None or held_before is None:
+        return None
+    corrected = _flags(texts[16], count)
+    flagged = _flags(texts[17], count)
+    if corrected is None or flagged is None:
+        return None
+    held_before = np.where(corrected[:, None], np.maximum(held_before, pieces_out - pieces_in), held_before)
+    if (pieces_out > pieces_in + held_before).any():
+        return None
+    drops = _fast_drop_times(texts[6], count)
+    game_id = _joined_ids(texts[7], texts[8], count, ids)
+    session_id = _joined_ids(texts[9], texts[10], count, ids)
+    numbers = [_joined_floats(texts[k], count) for k in (11, 12, 13, 14, 15)]
+    if drops is None or game_id is None or session_id is None or any(n is None for n in numbers):
+        return None
+    season, round_, started_at, beam_count, camera_count = (n for n in numbers if n is not None)
+    return TossData(
+        layer=np.frombuffer(layer.encode(), dtype="S2").astype(np.str_),
+        game_id=game_id, session_id=session_id, season=season, round=round_, started_at=started_at,
+        pieces_in=pieces_in, pieces_out=pieces_out, held_before=held_before,
+        drop_offsets=drops[0], drop_times_ms=drops[1], beam_count=beam_count, camera_count=camera_count,
+        corrected=corrected, flagged=flagged,
+    )
+
+
+def _fast_grid(text: str, count: int) -> IntGrid | None:
+    """Newline-joined canonical maps as an ``(count, 12)`` grid; None if any map has another form."""
+    raw = text.encode()
+    if raw.translate(None, _DIGITS) != b"\n".join([_SKELETON] * count):
+        return None
+    numbers = raw.translate(None, _NOT_NUMBERS).replace(b"\n", b",")
+    cells = count * len(COLOURS)
+    if len(numbers) == 2 * cells - 1:  # every count a single digit: read the digits directly
+        digits = np.frombuffer(numbers + b",", dtype=np.uint8)[::2]
+        return (digits.astype(np.int64) - ord("0")).reshape(count, len(COLOURS))
+    grid = np.fromstring(numbers.decode(), sep=",", dtype=np.int64).reshape(count, len(COLOURS))
+    return None if grid.max(initial=0) > MAX_COUNT else grid
+
+
+def _flags(text: str, count: int) -> npt.NDArray[np.bool_] | None:
+    """A run of "0"/"1" characters as booleans (None if it is not one per toss)."""
+    if len(text) != count:
+        return None
+    return np.frombuffer(text.encode(), dtype=np.uint8) == ord("1")
+
+
+def _joined_floats(text: str, count: int) -> FloatArray | None:
+    """Comma-joined numbers ('nan' for NULL) as floats; None if there are not ``count`` of them."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            values = np.fromstring(text, sep=",", dtype=np.float64)
+        except ValueError:
+            return None
+    return values if values.shape[0] == count else None
+
+
+def _joined_ids(text: str, nulls: str, count: int, ids: dict[object, object]) -> npt.NDArray[np.object_] | None:
+    """Record-separator-joined ids (NULL where ``nulls`` has a "1"); None if an id holds the separator."""
+    parts = text.split("\x1e")
+    if len(parts) != count or len(nulls) != count:
+        return None
+    missing = np.frombuffer(nulls.encode(), dtype=np.uint8) == ord("1")
+    values: list[object] = list(parts)
+    if missing.any():
+        for index in np.flatnonzero(missing):
+            values[index] = None
+    return _id_column(values, ids)
+
+
+def _fast_drop_times(text: str, count: int) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
+    """Newline-joined drop lists as (offsets, times); None if any list is not plain numbers."""
+    lists = text.split("\n")
+    if len(lists) != count:
+        return None
+    problems: dict[int, str] = {}
+    result = _lenient_drop_times(lists, problems)
+    return None if problems else result
+
+
+def _parse_page(rows: Sequence[Sequence[object]], ids: dict[object, object]) -> TossData:
+    """One page of query rows as ``TossData``, its unusable tosses moved to ``set_aside``."""
+    columns: list[Sequence[object]] = list(zip(*rows, strict=True)) if rows else [()] * _COLUMNS
+    problems: dict[int, str] = {}
+    pieces_in = _lenient_grid(columns[8], "tossed-in", problems)
+    pieces_out = _lenient_grid(columns[9], "came-out", problems)
+    held_before = _lenient_grid(columns[10], "held-before", problems)
+    corrected = np.array(columns[14], dtype=bool).reshape(-1)
     # The table's correction is what fell out. The tower's contents before that toss were inferred
     # from the camera's counts, so where the table saw more come out, more must have been inside.
     held_before = np.where(corrected[:, None], np.maximum(held_before, pieces_out - pieces_in), held_before)
-    offsets, times = drop_times(columns[9])
-    exposures = pieces_in + held_before
-    if (pieces_out > exposures).any():
-        row = int(np.argwhere((pieces_out > exposures).any(axis=1))[0, 0])
-        raise TossLogError(
-            f"toss #{row + 1} of the selection releases more pieces than were inside and tossed in"
-        )
-    return TossData(
-        layer=np.array(columns[0], dtype=np.str_).reshape(-1),
-        game_id=np.array(columns[1], dtype=object).reshape(-1),
-        session_id=np.array(columns[2], dtype=object).reshape(-1),
-        season=_float_column(columns[3]),
-        round=_float_column(columns[4]),
-        started_at=_float_column(columns[5]),
+    offsets, times = _lenient_drop_times(columns[11], problems)
+    for row in np.flatnonzero((pieces_out > pieces_in + held_before).any(axis=1)):
+        problems.setdefault(int(row), _impossible_reason(pieces_in[row], pieces_out[row], held_before[row]))
+    n = len(rows)
+    data = TossData(
+        layer=np.array(columns[2], dtype=np.str_).reshape(-1),
+        game_id=_id_column(columns[3], ids),
+        session_id=_id_column(columns[4], ids),
+        season=_float_column(columns[5]),
+        round=_float_column(columns[6]),
+        started_at=_float_column(columns[7]),
         pieces_in=pieces_in,
         pieces_out=pieces_out,
         held_before=held_before,
         drop_offsets=offsets,
         drop_times_ms=times,
-        beam_count=_float_column(columns[10]),
-        camera_count=_float_column(columns[11]),
+        beam_count=_float_column(columns[12]),
+        camera_count=_float_column(columns[13]),
         corrected=corrected,
-        flagged=np.array(columns[13], dtype=bool).reshape(-1),
+        flagged=np.array(columns[15], dtype=bool).reshape(-1),
     )
+    if not problems:
+        return data
+    aside = tuple(
+        SetAside(str(columns[1][r]), float(data.started_at[r]), str(data.layer[r]),
+                 _optional_str(data.game_id[r]), _optional_str(data.session_id[r]), problems[r])
+        for r in sorted(problems)
+    )
+    keep = np.ones(n, dtype=bool)
+    keep[list(problems)] = False
+    kept = data.select(keep)
+    return TossData(**{**{f: getattr(kept, f) for f in _ARRAY_FIELDS}, "set_aside": aside})
+
+
+def _impossible_reason(
+    pieces_in: npt.NDArray[np.int64], pieces_out: npt.NDArray[np.int64], held: npt.NDArray[np.int64]
+) -> str:
+    """Why a toss whose counts cannot have happened is set aside, in player words."""
+    over = int(np.argmax(pieces_out - pieces_in - held))
+    colour, out, inside = COLOURS[over], int(pieces_out[over]), int(pieces_in[over] + held[over])
+    if int(pieces_in.sum()) == 0:
+        return (f"nothing was recorded as tossed in, yet {int(pieces_out.sum())} came out "
+                "(a toss from the tower's own button?)")
+    what = f"{out} {colour} came out but only {inside} {'was' if inside == 1 else 'were'} inside or tossed in"
+    if int(pieces_out.sum()) <= int((pieces_in + held).sum()):
+        return f"{what}, though the totals add up (colours mixed up by the camera?)"
+    return f"{what} (a piece counted earlier may have fallen only now)"
+
+
+def _optional_str(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def _id_column(values: Sequence[object], ids: dict[object, object]) -> npt.NDArray[np.object_]:
+    """An id column as an object array whose equal ids share one string (a 1M-toss log has few ids)."""
+    column = np.empty(len(values), dtype=object)
+    column[:] = [ids.setdefault(v, v) for v in values]
+    return column
 
 
 def _float_column(values: Sequence[object]) -> FloatArray:
@@ -150,39 +424,91 @@ def _float_column(values: Sequence[object]) -> FloatArray:
 
 
 def colour_grid(texts: Sequence[str]) -> IntGrid:
-    """Stored per-colour maps (JSON text) as an ``(n, 12)`` integer array in ``COLOURS`` order."""
+    """Stored per-colour maps (JSON text) as an ``(n, 12)`` integer array in ``COLOURS`` order.
+
+    Raises ``TossLogError`` naming the first map that does not read as counts.
+    """
+    problems: dict[int, str] = {}
+    grid = _lenient_grid(texts, "stored", problems)
+    if problems:
+        raise TossLogError(f"toss #{min(problems) + 1}: {problems[min(problems)]}")
+    return grid
+
+
+def _lenient_grid(texts: Sequence[object], what: str, problems: dict[int, str]) -> IntGrid:
+    """Like ``colour_grid``, but a map that does not read leaves zeros and a reason in ``problems``."""
     if not texts:
         return np.zeros((0, len(COLOURS)), dtype=np.int64)
-    joined = "\n".join(texts).encode()
-    if joined.translate(None, _DIGITS) == b"\n".join([_SKELETON] * len(texts)):
-        numbers = joined.translate(None, _NOT_NUMBERS).replace(b"\n", b",").decode()
-        return np.fromstring(numbers, sep=",", dtype=np.int64).reshape(len(texts), len(COLOURS))
+    if all(isinstance(t, str) for t in texts):
+        joined = "\n".join(str(t) for t in texts).encode()
+        if joined.translate(None, _DIGITS) == b"\n".join([_SKELETON] * len(texts)):
+            numbers = joined.translate(None, _NOT_NUMBERS).replace(b"\n", b",").decode()
+            fast = np.fromstring(numbers, sep=",", dtype=np.int64).reshape(len(texts), len(COLOURS))
+            for large in np.flatnonzero((fast > MAX_COUNT).any(axis=1)):
+                problems.setdefault(int(large), f"its {what} counts do not read as counts (a count above {MAX_COUNT})")
+            return fast
     grid = np.zeros((len(texts), len(COLOURS)), dtype=np.int64)
     for row, text in enumerate(texts):
-        counts = json.loads(text)
-        unknown = set(counts) - set(COLOURS)
-        if unknown:
-            raise TossLogError(f"stored toss names unknown colour(s) {', '.join(sorted(unknown))}")
-        grid[row] = [int(counts.get(colour, 0)) for colour in COLOURS]
-    if (grid < 0).any():
-        raise TossLogError("a stored toss has a negative count")
+        try:
+            grid[row] = _read_map(text)
+        except (TypeError, ValueError) as exc:
+            problems.setdefault(row, f"its {what} counts do not read as counts ({exc})")
     return grid
+
+
+def _read_map(text: object) -> list[int]:
+    """One stored colour map as 12 counts; ValueError naming what is wrong."""
+    counts = json.loads(str(text))
+    if not isinstance(counts, dict):
+        raise ValueError("not a map of colours")
+    unknown = set(counts) - set(COLOURS)
+    if unknown:
+        raise ValueError(f"unknown colour(s) {', '.join(sorted(unknown))}")
+    values = [counts.get(colour, 0) for colour in COLOURS]
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT for v in values):
+        raise ValueError(f"a count is not a whole number from 0 to {MAX_COUNT}")
+    return [int(v) for v in values]
 
 
 def drop_times(texts: Sequence[str]) -> tuple[npt.NDArray[np.int64], FloatArray]:
     """Stored drop-time lists as (offsets, flat times): toss i's drops are ``times[off[i]:off[i+1]]``.
 
+    Raises ``TossLogError`` naming the first list that does not read as times.
+    """
+    problems: dict[int, str] = {}
+    result = _lenient_drop_times(texts, problems)
+    if problems:
+        raise TossLogError(f"toss #{min(problems) + 1}: {problems[min(problems)]}")
+    return result
+
+
+def _lenient_drop_times(
+    texts: Sequence[object], problems: dict[int, str]
+) -> tuple[npt.NDArray[np.int64], FloatArray]:
+    """Like ``drop_times``; a list that does not read counts as no drops, with a reason in ``problems``.
+
     Fast path: strip the brackets and read every number at once; if the count of numbers read differs
     from the count of commas promised (a ``null`` or anything unexpected), parse each list as JSON.
     """
-    counts = np.fromiter((t.count(",") + (t != "[]") for t in texts), dtype=np.int64, count=len(texts))
-    body = ",".join(t[1:-1] for t in texts if t != "[]")
+    strings = [t if isinstance(t, str) else "" for t in texts]
+    counts = np.fromiter((t.count(",") + (t != "[]") for t in strings), dtype=np.int64, count=len(strings))
+    body = ",".join(t[1:-1] for t in strings if t != "[]")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # numpy warns when the text stops early
-        flat = np.fromstring(body, sep=",", dtype=np.float64) if body else np.zeros(0)
+        try:
+            flat = np.fromstring(body, sep=",", dtype=np.float64) if body else np.zeros(0)
+        except ValueError:  # newer numpy refuses text it cannot read to the end: take the slow path
+            flat = np.zeros(0)  # (body is not empty, so its count is not 0: the lists are parsed one by one)
     if flat.shape[0] != int(counts.sum()) or not np.isfinite(flat).all():
-        lists = [json.loads(text) for text in texts]
+        lists: list[list[float]] = []
+        for row, text in enumerate(texts):
+            try:
+                values = json.loads(str(text))
+                lists.append([float(v) for v in values])
+            except (TypeError, ValueError) as exc:
+                problems.setdefault(row, f"its drop times do not read as times ({exc})")
+                lists.append([])
         counts = np.array([len(values) for values in lists], dtype=np.int64)
-        flat = np.array([float(v) for values in lists for v in values], dtype=np.float64)
+        flat = np.array([v for values in lists for v in values], dtype=np.float64)
     offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     return offsets, flat

@@ -60,19 +60,3 @@ def simulate_sessions(
         held = held + tossed - released
     return SessionGrids(pieces_in, pieces_out, held_before)
 
-
-def biased_trial_share(
-    p_new: float, p_held: float, bias: float, rng: np.random.Generator, games: int = 400
-) -> float:
-    """First-pass trials of a colour ``bias`` stickier, per first-pass trial of a fair colour.
-
-    Plays ``games`` games of the table model on a tower with rates ``p_new``/``p_held`` where the
-    first colour is ``bias`` stickier, and compares its tossed-while-none-held pieces with the mean
-    of the other colours'. The power analysis needs it because a stickier colour is held more.
-    """
-    biased = COLOURS[0]
-    params = TowerParams(p_new=p_new, p_held=p_held, bias={biased: bias})
-    grids = simulate_sessions(params, games, TOSSES_PER_GAME, rng)
-    clean = (grids.pieces_in * (grids.held_before == 0)).sum(axis=(0, 1)).astype(np.float64)
-    fair_mean = float(clean[1:].mean())
-    return float(clean[0]) / fair_mean if fair_mean > 0 else 1.0

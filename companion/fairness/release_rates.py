@@ -18,29 +18,47 @@ Tosses without a game id are clustered by session, and tosses without either sta
 
 from __future__ import annotations
 
-import itertools
-from collections import defaultdict
-
 import numpy as np
 import numpy.typing as npt
 
 from companion import COLOURS
 from companion.fairness.colour_tests import RateEstimate, rate_estimate
 from companion.fairness.load import TossData
+from companion.fairness.two_rate import Counts
 
 
-def clusters(data: TossData) -> npt.NDArray[np.int64]:
-    """One cluster code per toss: its game, else its session, else the toss itself."""
-    codes: defaultdict[object, int] = defaultdict(itertools.count().__next__)
-    keys = (
-        ("game", game) if game is not None else ("session", session) if session is not None else ("toss", index)
-        for index, (game, session) in enumerate(zip(data.game_id, data.session_id, strict=True))
-    )
-    return np.fromiter(map(codes.__getitem__, keys), dtype=np.int64, count=data.n_tosses)
+def clusters(data: TossData, ids: tuple[IdCodes, IdCodes] | None = None) -> npt.NDArray[np.int64]:
+    """One cluster code per toss: its game, else its session, else the toss itself (``ids``: the
+    game and session ``id_codes`` of ``data``, when already computed)."""
+    (game_codes, has_game), (session_codes, has_session) = ids or (id_codes(data.game_id), id_codes(data.session_id))
+    games = int(game_codes.max(initial=-1)) + 1
+    sessions = int(session_codes.max(initial=-1)) + 1
+    alone = games + sessions + np.arange(data.n_tosses, dtype=np.int64)
+    return np.where(has_game, game_codes, np.where(has_session, games + session_codes, alone))
+
+
+IdCodes = tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]
+
+
+def id_codes(ids: npt.NDArray[np.object_]) -> IdCodes:
+    """Integer codes of an id column in order of first appearance (-1 where there is no id), and
+    which tosses have one.
+
+    A game's tosses come one after another, so the column is a few thousand runs of one id: the
+    runs are found with one element-wise comparison and only their first ids are looked up.
+    """
+    n = ids.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
+    starts = np.concatenate(([0], np.flatnonzero(np.asarray(ids[1:] != ids[:-1], dtype=bool)) + 1))
+    seen: dict[object, int] = {}
+    run_codes = np.array([-1 if v is None else seen.setdefault(v, len(seen)) for v in ids[starts]], dtype=np.int64)
+    codes = np.repeat(run_codes, np.diff(np.append(starts, n)))
+    return codes, codes >= 0
 
 
 def design_effects(
-    out: npt.NDArray[np.int64], exposed: npt.NDArray[np.int64], cluster: npt.NDArray[np.int64]
+    out: Counts, exposed: Counts, cluster: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.float64]:
     """Per colour: the cluster-robust variance of the release rate over the binomial one (>= 1)."""
     count = int(cluster.max()) + 1 if cluster.size else 0
@@ -61,10 +79,11 @@ def design_effects(
     return effects
 
 
-def release_rates(data: TossData) -> dict[str, RateEstimate]:
-    """Each colour's releases / exposures with its design-effect-corrected Wilson interval."""
+def release_rates(data: TossData, cluster: npt.NDArray[np.int64] | None = None) -> dict[str, RateEstimate]:
+    """Each colour's releases / exposures with its design-effect-corrected Wilson interval
+    (``cluster``: ``clusters(data)``, when already computed)."""
     exposed = data.pieces_in + data.held_before
-    effects = design_effects(data.pieces_out, exposed, clusters(data))
+    effects = design_effects(data.pieces_out, exposed, clusters(data) if cluster is None else cluster)
     released, exposures = data.pieces_out.sum(axis=0), exposed.sum(axis=0)
     return {
         colour: rate_estimate(int(released[i]), int(exposures[i]), float(effects[i]))

@@ -2,7 +2,8 @@
 
 * JSON: ``FairnessReport.to_dict()`` (documented in docs/fairness.md).
 * CSV: one row per (scope, colour): scope ``all`` holds the all-exposure release rates, scopes ``B1``
-  and ``B2`` the first-pass tests and the model fits of that layer. Empty cells mean "no data"; the
+  and ``B2`` the first-pass tests and the model fits of that layer; then one ``set-aside`` row per
+  stored toss the analysis could not use (``toss_id`` and ``reason``). Empty cells mean "no data"; the
   file loads with ``pandas.read_csv`` as is.
 * HTML: the same template the dashboard serves (``templates/fairness/report.html``), rendered with
   Jinja2 outside Flask, plots embedded as data URIs, styles inline: one file, no other requests.
@@ -30,7 +31,7 @@ CSV_COLUMNS = (
     "scope", "colour", "tosses", "exposures", "releases", "release_rate", "interval_low", "interval_high",
     "first_pass_trials", "first_pass_releases", "first_pass_rate", "first_pass_low", "first_pass_high",
     "p_value", "p_adjusted", "flagged", "direction", "p_new", "p_new_low", "p_new_high",
-    "p_held", "p_held_low", "p_held_high", "verdict",
+    "p_held", "p_held_low", "p_held_high", "verdict", "toss_id", "reason",
 )
 
 
@@ -81,6 +82,9 @@ def csv_rows(report: FairnessReport) -> list[dict[str, Any]]:
                 "p_held_low": model.p_held.interval[0], "p_held_high": model.p_held.interval[1],
                 "verdict": report.verdict,
             })
+    for aside in report.set_aside:
+        rows.append({"scope": "set-aside", "tosses": report.tosses, "verdict": report.verdict,
+                     "toss_id": aside.toss_id, "reason": aside.reason})
     return rows
 
 

@@ -14,34 +14,32 @@ before that (the flag's false-alarm rate holds at any sample size) and the detai
 
 from __future__ import annotations
 
-import itertools
 import time
-from collections import defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from companion import COLOURS
+from companion.fairness.change import ALPHA_CHANGE, ChangeAlarm, describe
 from companion.fairness.colour_tests import ColourTests, RateEstimate, first_pass_counts, robust_tests
 from companion.fairness.drops import DropStats, drop_stats
 from companion.fairness.layer_comparison import LayerComparison, compare_layers
-from companion.fairness.load import TossData, narrow
-from companion.fairness.montecarlo import biased_trial_share
-from companion.fairness.power import TARGET_BIAS, PowerAnalysis, power_analysis
-from companion.fairness.release_rates import release_rates
-from companion.fairness.two_rate import TwoRateFit, cells_by_colour, fit_two_rate
+from companion.fairness.load import SetAside, TossData, narrow
+from companion.fairness.monitor import monitor_layer
+from companion.fairness.release_rates import IdCodes, clusters, id_codes, release_rates
+from companion.fairness.sequential import ALPHA_TESTS, TARGET_BIAS, SequentialPower, SequentialTests
+from companion.fairness.two_rate import Cells, RateFit, TwoRateFit, cells_by_colour, log_likelihood
 from companion.tower.model import LAYER_DEFAULTS
 
+KIND_WORDS = {"p_new": "new pieces", "p_held": "held pieces", "both": "both"}
 NOT_ENOUGH = "not enough data yet"
 NO_BIAS = "no colour bias detected"
 BIAS = "colour bias detected"
 VERDICTS = (NOT_ENOUGH, NO_BIAS, BIAS)
 #: The filters a report can be narrowed by (CLI options, dashboard query parameters).
 SCOPE_KEYS = ("tower", "since", "layer", "game", "session")
-#: Seed of the small simulation behind the power analysis's trial share: the same log, the same report.
-POWER_SEED = 20231
 
 
 @dataclass(frozen=True)
@@ -53,7 +51,9 @@ class LayerReport:
     tests: ColourTests
     model: TwoRateFit
     colour_models: dict[str, TwoRateFit]
-    power: PowerAnalysis
+    power: SequentialPower
+    sequential: SequentialTests
+    changes: list[ChangeAlarm]
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,7 @@ class FairnessReport:
     sessions: list[GroupRow]
     latest_game: GameTrace | None
     layer_comparison: LayerComparison | None
+    set_aside: list[SetAside]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: plain dicts, lists, numbers, strings, booleans and nulls."""
@@ -147,6 +148,7 @@ class FairnessReport:
             "sessions": [asdict(s) for s in self.sessions],
             "latest_game": asdict(self.latest_game) if self.latest_game else None,
             "layer_comparison": asdict(self.layer_comparison) if self.layer_comparison else None,
+            "set_aside": [asdict(s) for s in self.set_aside],
         }
 
 
@@ -173,6 +175,21 @@ def _layer_dict(layer: LayerReport) -> dict[str, Any]:
         },
         "model": asdict(layer.model),
         "power": asdict(layer.power),
+        "sequential": _sequential_dict(layer.sequential),
+        "changes": [asdict(alarm) for alarm in layer.changes],
+    }
+
+
+def _sequential_dict(tests: SequentialTests) -> dict[str, Any]:
+    latest = tests.looks[-1] if tests.looks else None
+    return {
+        "looks": [{"tosses": look.tosses, "alpha_per_colour": look.alpha_per_colour} for look in tests.looks],
+        "next_look": tests.next_look,
+        "flagged_at": tests.flagged_at,
+        "latest_look": None if latest is None else {
+            "tosses": latest.tosses, "p_new": latest.p_new, "p_held": latest.p_held,
+            "colours": {c: asdict(score) for c, score in latest.colours.items()},
+        },
     }
 
 
@@ -180,13 +197,18 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
     """Analyse ``data`` (any number of tosses, zero included) into a ``FairnessReport``."""
     layer_names = [name for name in LAYER_DEFAULTS if (data.layer == name).any()]
     parts = {name: narrow(data, layer=name) for name in layer_names}
+    games, sessions = id_codes(data.game_id), id_codes(data.session_id)
+    cluster = clusters(data, (games, sessions))
     tests = robust_tests(
         {n: first_pass_counts(p.pieces_in, p.pieces_out, p.held_before) for n, p in parts.items()}
     )
     family = len(COLOURS) * max(len(layer_names), 1)
-    layers = {name: _layer_report(parts[name], name, tests[name], family) for name in layer_names}
+    layers = {
+        name: _layer_report(parts[name], name, tests[name], family, cluster[data.layer == name])
+        for name in layer_names
+    }
 
-    rates = release_rates(data)
+    rates = release_rates(data, cluster)
     colours: dict[str, ColourSummary] = {}
     for colour in COLOURS:
         flagged_in = [name for name in layer_names if layers[name].tests.colours[colour].flagged]
@@ -198,7 +220,11 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
             flagged_in=flagged_in,
             direction=directions.pop() if len(directions) == 1 else None,
         )
-    verdict, detail = _verdict(data.n_tosses, layers, colours)
+    verdict, detail = _verdict(data.n_tosses, layers)
+    if data.set_aside:
+        count = len(data.set_aside)
+        detail += (f" {count} stored toss{'es' if count > 1 else ''} could not be reconciled and "
+                   f"{'were' if count > 1 else 'was'} set aside (listed with the reasons).")
     return FairnessReport(
         generated_at=time.time(),
         scope=scope or dict.fromkeys(SCOPE_KEYS),
@@ -209,10 +235,11 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
         layers=layers,
         drops=drop_stats(data.drop_offsets, data.drop_times_ms),
         counts=_count_check(data),
-        games=_groups(data, data.game_id),
-        sessions=_groups(data, data.session_id),
+        games=_groups(data, data.game_id, games),
+        sessions=_groups(data, data.session_id, sessions),
         latest_game=_latest_game(data),
         layer_comparison=_compare(layers),
+        set_aside=list(data.set_aside),
     )
 
 
@@ -228,42 +255,63 @@ def _compare(layers: dict[str, LayerReport]) -> LayerComparison | None:
     return compare_layers(first_pass, {name: layer.model for name, layer in layers.items()})
 
 
-def _layer_report(part: TossData, name: str, tests: ColourTests, family: int) -> LayerReport:
+def _layer_report(
+    part: TossData, name: str, tests: ColourTests, family: int, cluster: npt.NDArray[np.int64]
+) -> LayerReport:
+    """The monitor's verdict inputs for one layer; its flags replace the first-pass screen's."""
+    monitor = monitor_layer(part.held_before, part.pieces_in, part.pieces_out, cluster, family)
+    flagged = monitor.flagged
+    tests = replace(tests, colours={
+        c: replace(t, flagged=c in flagged, direction=flagged.get(c, t.direction))
+        for c, t in tests.colours.items()
+    })
     pooled, per_colour = cells_by_colour(part.held_before, part.pieces_in, part.pieces_out)
-    model = fit_two_rate(pooled)
-    p_new = model.p_new.estimate if model.p_new.estimate is not None else LAYER_DEFAULTS[name][0]
-    p_held = model.p_held.estimate if model.p_held.estimate is not None else LAYER_DEFAULTS[name][1]
-    # colour by colour, each search starting from the pooled fit
-    colour_models = {c: fit_two_rate(per_colour[i], start=(p_new, p_held)) for i, c in enumerate(COLOURS)}
-    share = biased_trial_share(p_new, p_held, TARGET_BIAS, np.random.default_rng(POWER_SEED))
-    trials = {c: t.first_pass.trials for c, t in tests.colours.items()}
-    power = power_analysis(trials, tests.reference_rate, part.n_tosses, tests=family, trial_share=share)
-    return LayerReport(name, part.n_tosses, tests, model, colour_models, power)
+    model = _fit(pooled, monitor.pooled)
+    colour_models = {c: _fit(per_colour[i], monitor.colours[i]) for i, c in enumerate(COLOURS)}
+    return LayerReport(name, part.n_tosses, tests, model, colour_models, monitor.tests.power, monitor.tests,
+                       monitor.alarms)
 
 
-def _verdict(tosses: int, layers: dict[str, LayerReport], colours: dict[str, ColourSummary]) -> tuple[str, str]:
-    flagged = [s for s in colours.values() if s.flagged]
-    named = ", ".join(f"{s.colour} ({s.direction or 'differs'}, {'/'.join(s.flagged_in)})" for s in flagged)
-    powered = [name for name, layer in layers.items() if layer.power.enough]
+def _fit(cells: Cells, rates: tuple[RateFit, RateFit]) -> TwoRateFit:
+    """The rates as a ``TwoRateFit``: the cells they rest on and the two-rate log-likelihood there."""
+    p_new, p_held = rates
+    known = p_new.estimate is not None and p_held.estimate is not None and cells.weight.size > 0
+    value = log_likelihood(cells, p_new.estimate or 0.0, p_held.estimate or 0.0) if known else None
+    return TwoRateFit(p_new, p_held, int(cells.weight.sum()), value)
+
+
+def _verdict(tosses: int, layers: dict[str, LayerReport]) -> tuple[str, str]:
     if tosses == 0:
         return NOT_ENOUGH, "No tosses recorded yet."
-    if not powered:
-        parts = []
-        for name, layer in layers.items():
-            p = layer.power
-            more = f"about {p.tosses_needed} more tosses" if p.tosses_needed else "more tosses"
-            parts.append(
-                f"{name}: {p.power_now:.0%} chance to catch a colour {p.target_bias * 100:.0f} points stickier "
-                f"(needs {p.target_power:.0%}; {more})"
-            )
-        early = f" Early sign, already significant after correction: {named}." if flagged else ""
-        return NOT_ENOUGH, "; ".join(parts) + "." + early
-    if flagged:
-        return BIAS, f"Release depends on colour: {named} (Benjamini-Hochberg adjusted p < 0.05)."
-    return NO_BIAS, (
-        f"No colour differs after correction; a colour {TARGET_BIAS * 100:.0f} points stickier would have been caught "
-        f"with at least 80 % probability on {', '.join(powered)}."
-    )
+    findings = []
+    for name, layer in layers.items():
+        for colour, look_tosses in layer.sequential.flagged_at.items():
+            score = layer.sequential.flag(colour)
+            what = f"{score.direction} in {score.rates}" if score and score.direction else "differs"
+            findings.append(f"{colour} ({what}, {name}, at the look after {look_tosses} tosses)")
+        findings += [f"{describe(alarm)} on {name}" for alarm in layer.changes]
+    if findings:
+        return BIAS, (
+            f"Release depends on colour: {'; '.join(findings)}. A fair tower raises such a flag in at most "
+            f"{(ALPHA_TESTS + ALPHA_CHANGE) * 100:.0f} % of logs, however often the report is read."
+        )
+    powered = [name for name, layer in layers.items() if layer.power.enough]
+    bias = f"a colour {TARGET_BIAS * 100:.0f} points stickier (in new pieces, held pieces or both)"
+    if powered:
+        return NO_BIAS, (
+            f"No colour differs; {bias} would have been caught with at least 80 % probability on "
+            f"{', '.join(powered)}."
+        )
+    parts = []
+    for name, layer in layers.items():
+        p = layer.power
+        weakest = min(p.power_by_kind, key=lambda kind: p.power_by_kind[kind])
+        more = f"about {p.tosses_needed} more tosses" if p.tosses_needed else "many more tosses"
+        parts.append(
+            f"{name}: {p.power_now:.0%} chance to catch {bias} (weakest: {KIND_WORDS[weakest]}; needs "
+            f"{p.target_power:.0%}; {more})"
+        )
+    return NOT_ENOUGH, "; ".join(parts) + "."
 
 
 def _count_check(data: TossData) -> CountCheck:
@@ -276,17 +324,19 @@ def _count_check(data: TossData) -> CountCheck:
     )
 
 
-def _groups(data: TossData, ids: npt.NDArray[np.object_]) -> list[GroupRow]:
-    """Per-id totals (tosses without an id are left out), ordered by their first toss."""
-    codes: defaultdict[object, int] = defaultdict(itertools.count().__next__)
-    index_all = np.fromiter(map(codes.__getitem__, ids), dtype=np.int64, count=len(ids))
-    no_id = codes[None]  # tosses without an id get a code too; that group is left out
-    known = index_all != no_id
+def _groups(data: TossData, ids: npt.NDArray[np.object_], codes: IdCodes) -> list[GroupRow]:
+    """Per-id totals (tosses without an id are left out), ordered by their first toss; ``codes`` are
+    the ``id_codes`` of ``ids``."""
+    index_all, known = codes
     if not known.any():
         return []
-    keys = [str(k) for k in codes]
     index = index_all[known]
-    n = len(keys)
+    n = int(index.max()) + 1
+    keys = [""] * n
+    first_row = np.full(n, -1)
+    first_row[index[::-1]] = np.flatnonzero(known)[::-1]  # each id's first toss, for its name
+    for g in range(n):
+        keys[g] = str(ids[first_row[g]])
     tossed = np.bincount(index, weights=data.pieces_in[known].sum(axis=1), minlength=n)
     exposed = np.bincount(index, weights=(data.pieces_in + data.held_before)[known].sum(axis=1), minlength=n)
     released = np.bincount(index, weights=data.pieces_out[known].sum(axis=1), minlength=n)
@@ -303,14 +353,13 @@ def _groups(data: TossData, ids: npt.NDArray[np.object_]) -> list[GroupRow]:
             first_toss_at=float(first[g]), last_toss_at=float(last[g]),
         )
         for g in range(n)
-        if g != no_id
     ]
     return sorted(rows, key=lambda r: r.first_toss_at)
 
 
 def _latest_game(data: TossData) -> GameTrace | None:
     """The tower's contents after each toss of the game of the most recent toss that has a game."""
-    with_game = np.flatnonzero(np.array([g is not None for g in data.game_id], dtype=bool))
+    with_game = np.flatnonzero(np.asarray(data.game_id != None, dtype=bool))  # noqa: E711  (element-wise)
     if with_game.size == 0:
         return None
     game = data.game_id[with_game[-1]]

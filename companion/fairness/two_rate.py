@@ -20,6 +20,7 @@ dropped; a rate with no cells to inform it is reported as unknown.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -57,34 +58,45 @@ class Cells:
     weight: npt.NDArray[np.int64]
 
 
-def cells(
-    held: npt.NDArray[np.int64], tossed: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
-) -> Cells:
+#: Count arrays of any integer type (the loader keeps counts as 16-bit integers to save memory).
+Counts = npt.NDArray[np.integer[Any]]
+
+
+def cells(held: Counts, tossed: Counts, out: Counts) -> Cells:
     """Collapse same-shaped count arrays into distinct informative triples with multiplicities."""
     return _cells_from_keys(*_keys(held, tossed, out))
 
 
-def cells_by_colour(
-    held: npt.NDArray[np.int64], tossed: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
-) -> tuple[Cells, list[Cells]]:
-    """The pooled cells of ``(tosses, colours)`` grids, and each colour's (column's) own cells."""
-    keys, base = _keys(held, tossed, out)
-    by_colour = np.ascontiguousarray(keys.T)  # one transpose, then each colour is a contiguous row
-    return _cells_from_keys(keys, base), [_cells_from_keys(row, base) for row in by_colour]
+def cells_by_colour(held: Counts, tossed: Counts, out: Counts) -> tuple[Cells, list[Cells]]:
+    """The pooled cells of ``(tosses, colours)`` grids, and each colour's (column's) own cells.
+
+    Column by column, so a million tosses never need a million-by-12 array of keys.
+    """
+    base = int(max(held.max(initial=0), tossed.max(initial=0), out.max(initial=0))) + 1
+    counts = [
+        np.bincount(((held[:, c].astype(np.int64) * base + tossed[:, c]) * base + out[:, c]).ravel(), minlength=1)
+        for c in range(held.shape[1])
+    ]
+    total = np.zeros(max((len(k) for k in counts), default=1), dtype=np.int64)
+    for k in counts:
+        total[: len(k)] += k
+    return _cells_from_counts(total, base), [_cells_from_counts(k, base) for k in counts]
 
 
-def _keys(
-    held: npt.NDArray[np.int64], tossed: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], int]:
+def _keys(held: Counts, tossed: Counts, out: Counts) -> tuple[npt.NDArray[np.int64], int]:
     """One integer per (held, tossed, out) triple, in base ``max count + 1``."""
     base = int(max(held.max(initial=0), tossed.max(initial=0), out.max(initial=0))) + 1
-    return (held * base + tossed) * base + out, base
+    return (held.astype(np.int64) * base + tossed) * base + out, base
 
 
 def _cells_from_keys(keys: npt.NDArray[np.int64], base: int) -> Cells:
-    # counts are small, so counting keys beats sorting them; key 0 is "nothing held, nothing tossed"
-    # (then nothing can come out): such cells carry no information and are dropped
-    counts = np.bincount(keys.ravel(), minlength=1)
+    # counts are small, so counting keys beats sorting them
+    return _cells_from_counts(np.bincount(keys.ravel(), minlength=1), base)
+
+
+def _cells_from_counts(counts: npt.NDArray[np.int64], base: int) -> Cells:
+    # key 0 is "nothing held, nothing tossed" (then nothing can come out): no information, dropped
+    counts = counts.copy()
     counts[0] = 0
     present = np.flatnonzero(counts)
     return Cells(present // (base * base), (present // base) % base, present % base,
@@ -187,3 +199,4 @@ def _standard_errors(information: npt.NDArray[np.float64]) -> npt.NDArray[np.flo
         return np.full(information.shape[0], np.inf)
     diagonal = np.diag(covariance)
     return np.where(diagonal > 0, np.sqrt(np.abs(diagonal)), np.inf)
+

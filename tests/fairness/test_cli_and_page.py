@@ -107,3 +107,26 @@ def test_page_refuses_bad_filters_by_name(client: FlaskClient) -> None:
     response = client.get("/fairness/?layer=B9")
     assert response.status_code == 400 and "'B9'" in response.get_data(as_text=True)
     assert client.get("/fairness/report.pdf").status_code == 404
+
+
+def test_report_and_page_state_what_was_set_aside(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    instance = tmp_path / "instance"
+    run(capsys, "tower", "simulate", "--tosses", "24", "--seed", "3", "--instance", str(instance))
+    with open_instance_store(instance) as store, store.write() as conn:  # a toss from the tower's button
+        conn.execute("UPDATE tosses SET pieces_in = ? WHERE id = 5", (json.dumps(dict.fromkeys(COLOURS, 0)),))
+    status, out, _ = run(capsys, "tower", "report", "--instance", str(instance), "--format", "json")
+    document = json.loads(out)
+    assert status == 0 and document["tosses"] == 23 and "set aside" in document["detail"]
+    [aside] = document["set_aside"]
+    assert aside["toss_id"].endswith("-5") and aside["reason"].startswith("nothing was recorded as tossed in")
+    _, out, _ = run(capsys, "tower", "report", "--instance", str(instance), "--format", "csv")
+    table = pd.read_csv(io.StringIO(out))
+    assert list(table[table.scope == "set-aside"].toss_id) == [aside["toss_id"]]
+    _, out, _ = run(capsys, "tower", "report", "--instance", str(instance), "--format", "html")
+    assert "Tosses set aside" in out and aside["toss_id"] in out
+    with open_instance_store(instance) as store:
+        app = Flask("fairness-test")
+        app.extensions["keshi.store"] = store
+        app.register_blueprint(bp)
+        page = app.test_client().get("/fairness/").get_data(as_text=True)
+    assert aside["reason"].split(" (")[0] in page

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion import COLOURS
-from companion.fairness.load import TossLogError, load_tosses, narrow
+from companion.fairness.load import TossLogError, colour_grid, load_tosses, narrow
 from companion.fairness.montecarlo import simulate_sessions
 from companion.fairness.simulate import simulate_into_store
 from companion.store import Store
@@ -99,12 +99,38 @@ def test_narrow_to_layer_game_and_session(store: Store) -> None:
         narrow(data, layer="B3")
 
 
-def test_impossible_counts_are_refused_naming_the_toss(store: Store) -> None:
-    record = TossRecord(toss_id="x", tower="t", layer="B1", mode="hardware", started_at=0.0,
-                        pieces_in={"red": 1}, pieces_out={"red": 2}, contents_before={}, contents_after={})
-    save_toss(store, record)
+def test_impossible_counts_are_set_aside_with_the_reason_not_refused(store: Store) -> None:
+    def toss(toss_id: str, pieces_in: dict[str, int], out: dict[str, int], before: dict[str, int]) -> TossRecord:
+        return TossRecord(toss_id=toss_id, tower="t", layer="B1", mode="hardware", started_at=0.0,
+                          pieces_in=pieces_in, pieces_out=out, contents_before=before, contents_after={})
+
+    save_toss(store, toss("fine", {"red": 2}, {"red": 1}, {}))
+    save_toss(store, toss("mix-up", {"red": 1, "green": 1}, {"red": 2}, {}))  # totals match, colours do not
+    save_toss(store, toss("button", {}, {"red": 1}, {}))  # thrown with the tower's button: nothing in
+    save_toss(store, toss("late", {"red": 1}, {"red": 3}, {"red": 1}))  # a piece believed gone fell now
+    save_toss(store, toss("after", {"red": 1}, {"red": 1}, {}))
+    data = load_tosses(store)
+    assert data.n_tosses == 2 and (data.pieces_in[:, COLOURS.index("red")] == [2, 1]).all()
+    reasons = {s.toss_id: s.reason for s in data.set_aside}
+    assert list(reasons) == ["mix-up", "button", "late"]
+    assert "2 red came out but only 1 was inside or tossed in" in reasons["mix-up"]
+    assert "totals add up" in reasons["mix-up"]
+    assert reasons["button"].startswith("nothing was recorded as tossed in")
+    assert "3 red came out but only 2 were inside" in reasons["late"] and "totals" not in reasons["late"]
+    assert narrow(data, layer="B2").set_aside == ()
     with pytest.raises(TossLogError, match="toss #1"):
-        load_tosses(store)
+        colour_grid(['{"mauve": 1}'])
+
+
+def test_unreadable_maps_and_drop_lists_are_set_aside(store: Store) -> None:
+    simulate_into_store(store, 3, TowerParams(), seed=2)
+    with store.write() as conn:
+        conn.execute("UPDATE tosses SET pieces_in = ? WHERE id = 1", ('{"mauve": 2}',))
+        conn.execute("UPDATE tosses SET drop_times_ms = ? WHERE id = 2", ("[1, oops]",))
+    data = load_tosses(store)
+    assert data.n_tosses == 1 and len(data.drop_times_ms) == data.drop_offsets[-1]
+    reasons = [s.reason for s in data.set_aside]
+    assert "unknown colour(s) mauve" in reasons[0] and "drop times" in reasons[1]
 
 
 def test_vectorised_sessions_play_the_same_tower_as_simulated_tower() -> None:

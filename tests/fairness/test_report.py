@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 
 from companion import COLOURS
-from companion.fairness.load import load_tosses
+from companion.fairness.load import concatenate, load_tosses
 from companion.fairness.montecarlo import simulate_sessions
 from companion.fairness.render import CSV_COLUMNS, ReportFormatError, render
 from companion.fairness.report import BIAS, NOT_ENOUGH, VERDICTS, FairnessReport, build_report
@@ -122,8 +122,7 @@ def test_b1_versus_b2_recovers_the_layers_difference() -> None:
     b1 = simulate_sessions(TowerParams(layer="B1"), 1, 3000, np.random.default_rng(21))
     b2 = simulate_sessions(TowerParams(layer="B2"), 1, 3000, np.random.default_rng(22))
     one, two = toss_data(b1, layer="B1"), toss_data(b2, layer="B2")
-    both = type(one)(**{f: np.concatenate([getattr(one, f), getattr(two, f)]) for f in one.__dataclass_fields__
-                        if f != "drop_offsets"}, drop_offsets=np.zeros(6001, dtype=np.int64))
+    both = concatenate([one, two])
     comparison = build_report(both).layer_comparison
     assert comparison is not None
     truth = {"p_new": 0.65 - 0.80, "p_held": 0.45 - 0.55}

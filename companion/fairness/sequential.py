@@ -1,0 +1,505 @@
+"""Per-colour tests on both rates that stay honest however often the report is read.
+
+**The test.** Each colour is compared with the pooled tower on both of its rates at once: a robust
+score test, 2 degrees of freedom, of "this colour's (p_new, p_held) equal the pooled ones". The
+pooled rates solve the linear estimating equations of ``moments`` (``E[out] = tossed p_new + held
+p_held``); each (toss, colour) cell contributes ``x (out - x' theta)`` with ``x = (tossed, held)``,
+and a colour's contributions sum to near zero when it behaves like the rest. Their variance is
+taken **cluster-robustly by game**: per-game sums, less the part the pooled fit already absorbed
+(``u_c - A_c A^-1 u``), centred, outer products summed. A game's pieces share one tower, may stick
+or fall together, and a fuller tower may hold more, so the model's own variance would be too small
+(the audit's 5 % false alarms). The statistic ``U' V^+ U`` is referred to Hotelling's
+``F(df, games - df)`` (the variance is estimated from a finite number of games); ``df`` is the rank
+of ``V`` (1 while a colour was never held). The p-value used is the larger of that one and the
+binomial-model score test's (same score, variance as if pieces were independent): each is valid
+when its variance is right, and with few games or rare held pieces the robust variance can come
+out small by chance (the product's 12-toss games then gave 11 % false alarms without this). A look
+with fewer than ``MIN_GAMES`` games tests nothing. All exposures count, held ones included, so
+stickiness (``p_held``) is seen too.
+
+**Optional stopping.** A table that reads the report after every game must not get a false alarm
+more often than promised. The tests are therefore only *evaluated* at fixed toss counts of a layer,
+the looks ``FIRST_LOOK * LOOK_RATIO**j`` (240, 360, 540, 810, ... tosses), and look ``j`` (from 0)
+spends ``ALPHA_TESTS / ((j + 1)(j + 2))`` of the error budget, split evenly over the colours and
+layers (Bonferroni). These amounts sum to ``ALPHA_TESTS`` over all looks ever, so the chance that
+a fair tower ever gets a colour flagged, however long the log and however often it is read, is at
+most ``ALPHA_TESTS`` (to the accuracy of the F approximation). A flag, once raised, stays (with the
+look it was raised at); between looks the report shows the latest look's result.
+
+**Power.** How likely is a colour 10 points off to be flagged at a look? Per colour, a shift ``d``
+of its rates moves its summed contributions by ``A_c d (11/12)`` (``A_c = sum x x'`` over its
+cells; the pooled rates contain the colour's 1/12 share), giving the non-centrality
+``(A_c d)' V_c^+ (A_c d)`` with the robust ``V_c`` — both summed over the table's own games, so the
+table's own mix of players, colours and tower behaviour sets them. Both grow in proportion to the
+tosses, so the power at a later look is the non-central F's tail at that look's threshold. The
+power reported is the mean over colours (a bias may hide in any of them) for the *weakest* of the
+three kinds of bias — ``p_new`` only, ``p_held`` only, both — and the toss count promised is the
+first look at which it reaches 80 %.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats
+
+from companion import COLOURS
+from companion.fairness.moments import robust_rates
+from companion.fairness.two_rate import Counts, RateFit
+
+#: Error budget of the colour tests over all looks ever (the change monitor has its own).
+ALPHA_TESTS = 0.03
+FIRST_LOOK = 240
+LOOK_RATIO = 1.5
+TARGET_BIAS = 0.10
+TARGET_POWER = 0.80
+BIAS_KINDS = ("p_new", "p_held", "both")
+#: The pooled fit contains the tested colour: one stray colour of 12 sits 11/12 of its bias away.
+SHARE_OUTSIDE = (len(COLOURS) - 1) / len(COLOURS)
+#: Looks considered when promising a toss count (240 * 1.5**30 is far beyond any table).
+MAX_LOOKS = 30
+#: A look with fewer games than this tests nothing (its share of the budget goes unspent): a variance
+#: estimated from a handful of games has tails no small-sample reference tames (the error-rate study
+#: saw most false alarms at 5-game looks before this rule).
+MIN_GAMES = 20
+
+
+def look_points(up_to: int) -> list[int]:
+    """The toss counts at which the tests are evaluated, up to ``up_to`` tosses."""
+    return [n for n in (look_at(j) for j in range(MAX_LOOKS)) if n <= up_to]
+
+
+def look_at(j: int) -> int:
+    """Toss count of look ``j`` (0-based)."""
+    return int(round(FIRST_LOOK * LOOK_RATIO**j))
+
+
+def look_alpha(j: int, family: int) -> float:
+    """The per-colour level of look ``j`` when ``family`` colour tests share the budget."""
+    return ALPHA_TESTS / ((j + 1) * (j + 2)) / max(family, 1)
+
+
+@dataclass(frozen=True)
+class ColourScore:
+    """One colour's robust score test at one look."""
+
+    statistic: float
+    df: int
+    p_value: float
+    z_new: float | None
+    z_held: float | None
+    flagged: bool
+    direction: str | None
+    rates: str | None
+
+
+@dataclass(frozen=True)
+class Look:
+    """The tests of all colours at one look."""
+
+    tosses: int
+    alpha_per_colour: float
+    p_new: float | None
+    p_held: float | None
+    colours: dict[str, ColourScore]
+
+
+@dataclass(frozen=True)
+class SequentialPower:
+    """How likely a colour 10 points off is caught, now and at the looks ahead."""
+
+    target_bias: float
+    target_power: float
+    power_now: float
+    power_by_kind: dict[str, float]
+    enough: bool
+    promised_tosses: int | None
+    tosses_needed: int | None
+
+
+@dataclass(frozen=True)
+class SequentialTests:
+    """A layer's looks so far, its flags (colour -> first look that flagged it) and its power."""
+
+    tosses: int
+    family: int
+    looks: list[Look]
+    flagged_at: dict[str, int]
+    next_look: int
+    power: SequentialPower
+
+    def flag(self, colour: str) -> ColourScore | None:
+        """The colour's test at the look that first flagged it (None if never flagged)."""
+        if colour not in self.flagged_at:
+            return None
+        look = next(k for k in self.looks if k.tosses == self.flagged_at[colour])
+        return look.colours[colour]
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """The log reduced to sums, once: per (game, look segment) row and colour, the sums of ``i o``,
+    ``b o``, ``i i``, ``i b`` and ``b b`` (``i`` tossed in, ``b`` held, ``o`` out).
+
+    The estimating-equation terms are linear in the rates, ``x o - x x' theta``, so every look, fit
+    and variance below is computed from these few numbers per game instead of from the tosses.
+    Segment ``j`` holds the tosses after look ``j - 1`` up to look ``j``; the last segment the tosses
+    after the latest look.
+    """
+
+    tosses: int
+    game: npt.NDArray[np.int64]
+    segment: npt.NDArray[np.int64]
+    products: npt.NDArray[np.float64]
+
+
+def prepare(
+    held: Counts, tossed: Counts, out: Counts,
+    game: npt.NDArray[np.int64],
+) -> _Prepared:
+    """Sum the log per (game, look segment) and colour (one pass over the tosses)."""
+    n = int(held.shape[0])
+    looks = np.array(look_points(n), dtype=np.int64)
+    segment = np.searchsorted(looks, np.arange(n), side="right")
+    game_code = game if n == 0 or int(game.min()) >= 0 else np.unique(game, return_inverse=True)[1]
+    key = game_code.astype(np.int64) * (looks.shape[0] + 1) + segment
+    del segment
+    rows, row_of_toss = np.unique(key, return_inverse=True)
+    del key
+    colours = held.shape[1] if held.ndim == 2 else 0
+    products = np.zeros((rows.shape[0], colours, 9))
+    exponents = ((1, 0, 1), (0, 1, 1), (2, 0, 0), (1, 1, 0), (0, 2, 0), (3, 0, 0), (2, 1, 0), (1, 2, 0), (0, 3, 0))
+    for c in range(colours):
+        i, b, o = (a[:, c].astype(np.float64) for a in (tossed, held, out))
+        for k, (pi, pb, po) in enumerate(exponents):  # i^pi b^pb o^po, one at a time (bounded memory)
+            products[:, c, k] = np.bincount(row_of_toss, weights=i**pi * b**pb * o**po, minlength=rows.shape[0])
+    return _Prepared(n, rows // (looks.shape[0] + 1), rows % (looks.shape[0] + 1), products)
+
+
+def sequential_tests(
+    held: Counts, tossed: Counts, out: Counts,
+    game: npt.NDArray[np.int64], family: int = len(COLOURS), prepared: _Prepared | None = None,
+) -> SequentialTests:
+    """Run every look reached by this layer's ``(tosses, 12)`` grids; ``game`` codes each toss's game
+    (``prepared``: the same grids already summed by ``prepare``)."""
+    prepared = prepared or prepare(held, tossed, out, game)
+    looks = []
+    flagged_at: dict[str, int] = {}
+    for j, tosses in enumerate(look_points(prepared.tosses)):
+        look = evaluate_look(_GameSums.of(prepared, j), tosses, look_alpha(j, family))
+        looks.append(look)
+        for colour, score in look.colours.items():
+            if score.flagged and colour not in flagged_at:
+                flagged_at[colour] = tosses
+    power = sequential_power(prepared, family)
+    return SequentialTests(prepared.tosses, family, looks, flagged_at, look_at(len(looks)), power)
+
+
+@dataclass(frozen=True)
+class _GameSums:
+    """Per game and colour, over a prefix of the log: ``x o`` (games, 12, 2) and ``x x'`` (games, 12,
+    2, 2); and per colour the sums of ``i^3, i^2 b, i b^2, b^3`` (12, 4) for the binomial variance."""
+
+    xo: npt.NDArray[np.float64]
+    xx: npt.NDArray[np.float64]
+    cubes: npt.NDArray[np.float64]
+
+    @classmethod
+    def of(cls, prepared: _Prepared, upto_segment: int | None = None) -> _GameSums:
+        """The sums of the segments up to ``upto_segment`` (None: all tosses)."""
+        keep = slice(None) if upto_segment is None else prepared.segment <= upto_segment
+        codes, game = np.unique(prepared.game[keep], return_inverse=True)
+        products = prepared.products[keep]
+        summed = np.zeros((codes.shape[0],) + products.shape[1:])
+        np.add.at(summed, game, products)
+        xo = summed[:, :, 0:2]
+        xx = np.stack([np.stack([summed[:, :, 2], summed[:, :, 3]], axis=-1),
+                       np.stack([summed[:, :, 3], summed[:, :, 4]], axis=-1)], axis=-2)
+        return cls(xo, xx, summed[:, :, 5:9].sum(axis=0))
+
+    def model_variance(self, p_new: float, p_held: float) -> npt.NDArray[np.float64]:
+        """Per colour, the variance of its score if pieces were independent binomial trials:
+        ``sum x x' (i p_new (1 - p_new) + b p_held (1 - p_held))`` (12, 2, 2)."""
+        a, b = p_new * (1 - p_new), p_held * (1 - p_held)
+        i3, i2b, ib2, b3 = (self.cubes[:, k] for k in range(4))
+        top, middle, bottom = a * i3 + b * i2b, a * i2b + b * ib2, a * ib2 + b * b3
+        return np.stack([np.stack([top, middle], axis=-1), np.stack([middle, bottom], axis=-1)], axis=-2)
+
+    @property
+    def games(self) -> int:
+        """How many games (clusters) the sums run over."""
+        return int(self.xo.shape[0])
+
+    def rates(self, colours: list[int]) -> tuple[float | None, float | None]:
+        """(p_new, p_held) solving the estimating equations over ``colours`` (None: not informed)."""
+        a = self.xx[:, colours].sum(axis=(0, 1))
+        b = self.xo[:, colours].sum(axis=(0, 1))
+        return solve_rates(a, b)
+
+
+def solve_rates(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> tuple[float | None, float | None]:
+    """Solve ``a theta = b`` for (p_new, p_held), clipped to [0, 1]; a rate with no information is None."""
+    informed = np.diag(a) > 0
+    theta: list[float | None] = [None, None]
+    if informed.all() and abs(float(np.linalg.det(a))) > 1e-9 * float(a[0, 0] * a[1, 1]):
+        theta = [float(v) for v in np.linalg.solve(a, b)]
+    elif informed.any():
+        k = int(np.flatnonzero(informed)[0])
+        theta[k] = float(b[k] / a[k, k])
+    return (None if theta[0] is None else min(max(theta[0], 0.0), 1.0),
+            None if theta[1] is None else min(max(theta[1], 0.0), 1.0))
+
+
+def _pooled(sums: _GameSums, excluded: frozenset[int] = frozenset()) -> tuple[float, float] | None:
+    """The pooled (p_new, p_held) of the colours not ``excluded``; None before any piece."""
+    p_new, p_held = sums.rates([c for c in range(sums.xo.shape[1]) if c not in excluded])
+    if p_new is None:
+        return None
+    return p_new, 0.5 if p_held is None else p_held
+
+
+@dataclass(frozen=True)
+class ScoreSums:
+    """Per colour: score (12, 2), robust variance (12, 2, 2), binomial-model variance (12, 2, 2),
+    information (12, 2, 2), and the per-game score of the reference colours together (games, 2)."""
+
+    score: npt.NDArray[np.float64]
+    variance: npt.NDArray[np.float64]
+    model_variance: npt.NDArray[np.float64]
+    information: npt.NDArray[np.float64]
+    per_game_total: npt.NDArray[np.float64]
+
+    @property
+    def games(self) -> int:
+        """How many games (clusters) the sums run over."""
+        return int(self.per_game_total.shape[0])
+
+
+def colour_scores(
+    sums: _GameSums, p_new: float, p_held: float, excluded: frozenset[int] = frozenset()
+) -> ScoreSums:
+    """Each colour's estimating-equation score at (p_new, p_held), with its robust variance.
+
+    (p_new, p_held) were fitted on the colours not ``excluded`` (the reference). The reference's
+    scores sum to zero there, so part of each colour's score moves with the fit: the per-game score
+    ``u_c - A_c A_ref^-1 u_ref`` (A: the information ``sum x x'``) is what varies from game to game.
+    """
+    theta = np.array([p_new, p_held])
+    per_game = sums.xo - sums.xx @ theta  # (games, 12, 2)
+    information = sums.xx.sum(axis=0)
+    score = per_game.sum(axis=0)
+    reference = [c for c in range(per_game.shape[1]) if c not in excluded]
+    total = per_game[:, reference].sum(axis=1)
+    projection = _safe_inverse(information[reference].sum(axis=0))
+    games = sums.games
+    variance = np.full(information.shape, np.inf)
+    if games >= 2:
+        residual = per_game - np.einsum("cij,jk,gk->gci", information, projection, total)
+        # centred: a stray colour's per-game scores share a non-zero mean, which is the signal,
+        # not noise (uncentred, the variance would swallow the very bias it should reveal)
+        residual = residual - residual.mean(axis=0)
+        variance = np.einsum("gci,gcj->cij", residual, residual) * games / (games - 1)
+    # the same under the binomial model (colours independent given the tower's contents)
+    own = sums.model_variance(p_new, p_held)
+    shared = own[reference].sum(axis=0)
+    moved = information @ projection  # A_c A_ref^-1, (12, 2, 2)
+    spread = moved @ shared @ moved.transpose(0, 2, 1)
+    in_reference = np.isin(np.arange(own.shape[0]), reference)[:, None, None]
+    cross = moved @ own + own @ moved.transpose(0, 2, 1)
+    model = own + spread - np.where(in_reference, cross, 0.0)
+    return ScoreSums(score, variance, model, information, total)
+
+
+def _safe_inverse(matrix: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    try:
+        return np.asarray(np.linalg.inv(matrix), dtype=np.float64)
+    except np.linalg.LinAlgError:
+        return np.asarray(np.linalg.pinv(matrix), dtype=np.float64)
+
+
+def evaluate_look(sums: _GameSums, tosses: int, alpha: float) -> Look:
+    """Every colour's robust score test on the sums of a look's tosses, at level ``alpha`` each.
+
+    Step-down reference: one stray colour pulls the pooled rates towards itself, so with enough
+    tosses every other colour would look different too. The most significant flagged colour leaves
+    the reference and all colours are tested again, until no flagged colour is left in it. On a fair
+    tower the first round flags nothing (with probability at least 1 - the look's level), so the
+    false-alarm rate is the first round's.
+    """
+    excluded: frozenset[int] = frozenset()
+    while True:
+        pooled = _pooled(sums, excluded)
+        if pooled is None:
+            return Look(tosses, alpha, None, None, {})
+        results = _round(sums, alpha, pooled, excluded)
+        candidates = [c for c, colour in enumerate(COLOURS) if colour in results and results[colour].flagged
+                      and c not in excluded]
+        if not candidates or len(excluded) >= len(COLOURS) - 2:
+            return Look(tosses, alpha, pooled[0], pooled[1], results)
+        excluded = excluded | {min(candidates, key=lambda c: results[COLOURS[c]].p_value)}
+
+
+def _round(
+    sums: _GameSums, alpha: float, pooled: tuple[float, float], excluded: frozenset[int]
+) -> dict[str, ColourScore]:
+    """One round of the step-down: every colour against the reference's pooled rates."""
+    scores = colour_scores(sums, *pooled, excluded=excluded)
+    score, variance = scores.score, scores.variance
+    results = {}
+    for c, colour in enumerate(COLOURS):
+        statistic, df = quadratic_form(score[c], variance[c])
+        model_statistic, model_df = quadratic_form(score[c], scores.model_variance[c])
+        if df == 0 or model_df == 0 or scores.games < MIN_GAMES:
+            continue
+        # the larger of two p-values, each valid when its variance is right: the robust one (pieces
+        # that move together, a load-dependent tower) and the binomial one (few games, or rare held
+        # pieces, when the robust variance can come out too small by chance)
+        p_value = max(robust_p_value(statistic, df, scores.games), float(stats.chi2.sf(model_statistic, model_df)))
+        z = _shift_z(score[c], variance[c], scores.information[c])
+        flagged = p_value < alpha
+        direction, rates = _describe(z) if flagged else (None, None)
+        results[colour] = ColourScore(float(statistic), df, p_value, z[0], z[1], flagged, direction, rates)
+    return results
+
+
+def robust_p_value(statistic: float, df: int, games: int) -> float:
+    """The p-value of a cluster-robust score statistic over ``games`` clusters.
+
+    The robust variance is itself estimated from ``games`` per-game sums, so the statistic has
+    heavier tails than chi-square when games are few; Hotelling's small-sample reference
+    ``F(df, games - df)`` after scaling by ``(games - df) / (df (games - 1))`` accounts for it (and
+    tends to the chi-square as games grow).
+    """
+    scaled = statistic * (games - df) / (df * (games - 1))
+    return float(stats.f.sf(scaled, df, games - df))
+
+
+def quadratic_form(score: npt.NDArray[np.float64], variance: npt.NDArray[np.float64]) -> tuple[float, int]:
+    """``U' V^+ U`` and the rank of ``V`` (directions with no variance carry no test)."""
+    if not np.isfinite(variance).all():
+        return 0.0, 0
+    values, vectors = np.linalg.eigh(variance)
+    keep = values > 1e-9 * max(float(values.max()), 1e-300)
+    if not keep.any():
+        return 0.0, 0
+    projected = vectors[:, keep].T @ score
+    return float(np.sum(projected**2 / values[keep])), int(keep.sum())
+
+
+def _shift_z(
+    score: npt.NDArray[np.float64], variance: npt.NDArray[np.float64], information: npt.NDArray[np.float64]
+) -> list[float | None]:
+    """How many standard errors each of the colour's rates sits from the reference's.
+
+    The score is about ``A (theta_c - theta)``, so ``A^-1 U`` estimates the colour's shift in
+    (p_new, p_held) and ``A^-1 V A^-1`` its variance; a rate the colour never exercised is None.
+    (The score's own components mix the two: a colour whose held pieces stick also releases fewer
+    pieces in tosses where it had new ones too.)
+    """
+    informed = np.flatnonzero(np.diag(information) > 0)
+    result: list[float | None] = [None, None]
+    if informed.size == 0 or not np.isfinite(variance).all():
+        return result
+    try:
+        inverse = np.linalg.inv(information[np.ix_(informed, informed)])
+    except np.linalg.LinAlgError:
+        return result
+    shift = inverse @ score[informed]
+    spread = inverse @ variance[np.ix_(informed, informed)] @ inverse
+    for position, k in enumerate(informed):
+        if spread[position, position] > 0:
+            result[k] = float(shift[position] / math.sqrt(spread[position, position]))
+    return result
+
+
+def _describe(z: list[float | None]) -> tuple[str, str]:
+    """Direction (stickier / looser) and which rates stand out, from the per-rate z scores."""
+    z_new, z_held = (0.0 if v is None else v for v in z)
+    main = z_new if abs(z_new) >= abs(z_held) else z_held
+    both = abs(z_new) > 2 and abs(z_held) > 2 and z_new * z_held > 0
+    rates = "new and held pieces" if both else "new pieces" if main == z_new else "held pieces"
+    return ("stickier" if main < 0 else "looser"), rates
+
+
+def sequential_power(prepared: _Prepared, family: int) -> SequentialPower:
+    """Power now (at the latest look reached) and the first look where it reaches the target."""
+    tosses = prepared.tosses
+    sums = _GameSums.of(prepared)
+    pooled = _pooled(sums) if tosses else None
+    if pooled is None:
+        return SequentialPower(TARGET_BIAS, TARGET_POWER, 0.0, dict.fromkeys(BIAS_KINDS, 0.0), False, None, None)
+    scores = colour_scores(sums, *pooled)
+    shifts = _shifts(*pooled)
+    # the inverse of a variance estimated from G games overshoots by (G - 1) / (G - 4) on average
+    # (inverse Wishart, 2 dimensions): without this, a short log promises too few tosses
+    unbiased = max(scores.games - 4, 0) / max(scores.games - 1, 1)
+    lambdas = {
+        kind: np.array([
+            min(unbiased * _noncentrality(scores.information[c], scores.variance[c], shift),
+                _noncentrality(scores.information[c], scores.model_variance[c], shift))
+            for c in range(len(COLOURS))
+        ])
+        for kind, shift in shifts.items()
+    }
+
+    def power_at(look: int, kind: str) -> float:
+        growth = look_at(look) / tosses
+        games = int(scores.games * growth)
+        if games < MIN_GAMES:
+            return 0.0
+        df = 2
+        critical = stats.f.isf(look_alpha(look, family), df, games - df)
+        values = stats.ncf.sf(critical, df, games - df, np.maximum(lambdas[kind], 1e-12) * growth)
+        return float(np.mean(values))
+
+    reached = len(look_points(tosses))
+    by_kind = {kind: power_at(reached - 1, kind) if reached else 0.0 for kind in BIAS_KINDS}
+    power_now = min(by_kind.values())
+    enough = power_now >= TARGET_POWER
+    promised = None
+    for look in range(max(reached - 1, 0), MAX_LOOKS):
+        if min(power_at(look, kind) for kind in BIAS_KINDS) >= TARGET_POWER:
+            promised = look_at(look)
+            break
+    needed = None if promised is None else max(promised - tosses, 0)
+    return SequentialPower(TARGET_BIAS, TARGET_POWER, power_now, by_kind, enough, promised, needed)
+
+
+def _shifts(p_new: float, p_held: float) -> dict[str, npt.NDArray[np.float64]]:
+    """The shift of a colour ``TARGET_BIAS`` stickier, per kind of bias (rate scale; bounded by the rates)."""
+    d_new, d_held = min(TARGET_BIAS, p_new), min(TARGET_BIAS, p_held)
+    return {"p_new": np.array([d_new, 0.0]), "p_held": np.array([0.0, d_held]), "both": np.array([d_new, d_held])}
+
+
+def _noncentrality(
+    information: npt.NDArray[np.float64], variance: npt.NDArray[np.float64], shift: npt.NDArray[np.float64]
+) -> float:
+    """Non-centrality of the score test for a colour whose rates are off by ``shift``."""
+    expected = information @ shift * SHARE_OUTSIDE
+    statistic, df = quadratic_form(expected, variance)
+    return statistic if df else 0.0
+
+
+def robust_fits(prepared: _Prepared) -> tuple[tuple[RateFit, RateFit], list[tuple[RateFit, RateFit]]]:
+    """The pooled rates and each colour's own, over all tosses, with cluster-robust intervals."""
+    sums = _GameSums.of(prepared)
+    colours = sums.xo.shape[1]
+    pooled = _pooled(sums)
+    unknown = (RateFit(None, (0.0, 1.0)), RateFit(None, (0.0, 1.0)))
+    if pooled is None:
+        return unknown, [unknown] * colours
+    scores = colour_scores(sums, *pooled)
+    overall = robust_rates(sums.rates(list(range(colours))), scores.information.sum(axis=0), scores.per_game_total)
+    per_colour = []
+    for c in range(colours):
+        own = sums.rates([c])
+        if own[0] is None and own[1] is None:
+            per_colour.append(unknown)
+            continue
+        theta = np.array([v if v is not None else 0.0 for v in own])
+        per_game = sums.xo[:, c] - sums.xx[:, c] @ theta
+        per_colour.append(robust_rates(own, sums.xx[:, c].sum(axis=0), per_game))
+    return overall, per_colour

@@ -1,0 +1,121 @@
+"""An independent tower simulator for error-rate studies, written apart from ``companion.tower.model``.
+
+Figures measured on the product's own game model flatter the statistics built around it, so the
+error-rate study (``python -m companion.fairness.study``) plays a tower written separately, shaped as
+an outside audit plays it:
+
+* **Game-shaped streams.** A game has ``TOSSES_PER_GAME`` (48) tosses and 3 or 4 players. Each season
+  every player holds one keshi of each of the 12 colours behind the screen and throws 3 of the colours
+  still there each round, so a season is 4 rounds and every colour goes in once per player per season.
+  The tower starts each game empty and nothing empties it during the game.
+* **Pieces that move together** (``cohesion``): with that probability a toss is one shake for every
+  piece in it: one shared uniform draw decides each piece (a piece falls when the draw is below its
+  own release probability), so pieces stick or fall together while each piece keeps its own rate.
+* **A load-dependent tower** (``load_effect``): a new piece falls with ``p_new - load_effect * held``,
+  where ``held`` is the number of pieces (any colour) in the tower at the toss's start.
+* **Biases and dents**: one colour per session (chosen by the caller) gets ``new_shift`` added to its
+  ``p_new`` and ``held_shift`` to its ``p_held`` from toss ``shift_from`` on (0: from the start).
+
+Everything is vectorised over sessions (one numpy step per toss for all sessions at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from companion import COLOURS
+
+TOSSES_PER_GAME = 48
+ROUNDS_PER_SEASON = 4
+KESHIS_PER_ROUND = 3
+PLAYER_COUNTS = (3, 4)
+NO_COLOUR = -1
+
+
+@dataclass(frozen=True)
+class StudyTower:
+    """How the study's tower behaves (rates per piece; shifts apply to one colour per session)."""
+
+    p_new: float = 0.80
+    p_held: float = 0.55
+    new_shift: float = 0.0
+    held_shift: float = 0.0
+    shift_from: int = 0
+    cohesion: float = 0.0
+    load_effect: float = 0.0
+
+
+@dataclass(frozen=True)
+class StudyGrids:
+    """Per-session, per-toss, per-colour counts, shape ``(sessions, tosses, 12)`` (small integers)."""
+
+    pieces_in: npt.NDArray[np.int16]
+    pieces_out: npt.NDArray[np.int16]
+    held_before: npt.NDArray[np.int16]
+
+    @property
+    def tosses(self) -> int:
+        """Tosses per session."""
+        return int(self.pieces_in.shape[1])
+
+
+def play(
+    tower: StudyTower, sessions: int, tosses: int, rng: np.random.Generator,
+    shifted: npt.NDArray[np.int64] | None = None,
+) -> StudyGrids:
+    """Play ``sessions`` independent sessions of ``tosses`` tosses; ``shifted[s]`` is session s's
+    shifted colour (an index into ``COLOURS``, or ``NO_COLOUR``)."""
+    colours = len(COLOURS)
+    target = np.full(sessions, NO_COLOUR) if shifted is None else np.asarray(shifted)
+    one_hot = (np.arange(colours)[None, :] == target[:, None]).astype(np.float64)
+    shape = (sessions, tosses, colours)
+    pieces_in = np.zeros(shape, dtype=np.int16)
+    pieces_out = np.zeros(shape, dtype=np.int16)
+    held_before = np.zeros(shape, dtype=np.int16)
+    held = np.zeros((sessions, colours), dtype=np.int64)
+    max_players = max(PLAYER_COUNTS)
+    seated = np.zeros((sessions, max_players, 1), dtype=bool)
+    ranks = np.zeros((sessions, max_players, colours), dtype=np.int64)
+    for t in range(tosses):
+        in_game = t % TOSSES_PER_GAME
+        if in_game == 0:
+            held[:] = 0
+            players = rng.choice(PLAYER_COUNTS, size=sessions)
+            seated = (np.arange(max_players)[None, :] < players[:, None])[:, :, None]
+        round_in_season = in_game % ROUNDS_PER_SEASON
+        if round_in_season == 0:  # a new season: every player takes one keshi of each colour again
+            ranks = rng.random((sessions, max_players, colours)).argsort(axis=2).argsort(axis=2)
+        chosen = (ranks // KESHIS_PER_ROUND == round_in_season) & seated
+        tossed = chosen.sum(axis=1)
+        shift = one_hot if t >= tower.shift_from else 0.0
+        load = held.sum(axis=1, keepdims=True)
+        p_new = np.clip(tower.p_new - tower.load_effect * load + tower.new_shift * shift, 0.0, 1.0)
+        p_held = np.clip(tower.p_held + tower.held_shift * shift, 0.0, 1.0) * np.ones_like(p_new)
+        released = _release(held, tossed, p_held, p_new, tower.cohesion, rng)
+        pieces_in[:, t] = tossed
+        pieces_out[:, t] = released
+        held_before[:, t] = held
+        held = held + tossed - released
+    return StudyGrids(pieces_in, pieces_out, held_before)
+
+
+def _release(
+    held: npt.NDArray[np.int64], tossed: npt.NDArray[np.int64], p_held: npt.NDArray[np.float64],
+    p_new: npt.NDArray[np.float64], cohesion: float, rng: np.random.Generator,
+) -> npt.NDArray[np.int64]:
+    """Pieces out per session and colour: independent pieces, or (with ``cohesion``) one shared shake."""
+    independent = rng.binomial(held, p_held) + rng.binomial(tossed, p_new)
+    if cohesion <= 0.0:
+        return independent
+    shake = rng.random((held.shape[0], 1))
+    together = held * (shake < p_held) + tossed * (shake < p_new)
+    one_shake = rng.random((held.shape[0], 1)) < cohesion
+    return np.where(one_shake, together, independent)
+
+
+def game_index(tosses: int) -> npt.NDArray[np.int64]:
+    """The game (0, 1, ...) of each toss of a study session."""
+    return np.arange(tosses, dtype=np.int64) // TOSSES_PER_GAME
