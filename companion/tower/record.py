@@ -125,6 +125,12 @@ def record_from_row(row: sqlite3.Row) -> TossRecord:
     return TossRecord(**values)
 
 
+def load_toss(store: Store, toss_id: str) -> TossRecord | None:
+    """The stored toss ``toss_id``, or None when it was never stored."""
+    rows = store.query(f"SELECT {', '.join(_COLUMNS)} FROM tosses WHERE toss_id = ?", (toss_id,))
+    return record_from_row(rows[0]) if rows else None
+
+
 def toss_filter(tower: str | None = None, since: float | None = None) -> tuple[str, list[Any]]:
     """The ``WHERE`` clause (and its parameters) selecting tosses of one tower and from a time on."""
     clauses = ["1=1"]

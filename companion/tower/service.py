@@ -91,6 +91,7 @@ class _Toss:
     outcome: TossOutcome | None = None
     camera: TrayCamera | None = None  # the camera as it was when the toss started
     drops: list[Drop] = field(default_factory=list)
+    settled: bool = False  # from here on its record is being made: what went in is fixed
 
 
 class TowerService:
@@ -130,6 +131,10 @@ class TowerService:
         #: Called when the toss button is pressed; starts the toss itself (for the game waiting for one)
         #: and returns its id, or returns None to let the button toss with nothing known to go in.
         self.button_handler: Callable[[], str | None] | None = None
+        #: Called with the toss's id when pieces fall without anyone starting a toss (on the worker
+        #: thread, before it goes on): the dashboard may ``claim`` it for the game waiting for a toss.
+        self.beam_handler: Callable[[str], None] | None = None
+        self._unclaimed: str | None = None  # a toss the beam just started, for ``beam_handler``
         self._misread: dict[str, int] | None = None  # simulated: a miscount for the next result
         self._lock = threading.Lock()
         self._camera_lock = threading.Lock()  # one capture (or calibration reload) at a time
@@ -366,6 +371,23 @@ class TowerService:
                 self._publish(event)
         return toss.toss_id
 
+    def claim(self, toss_id: str, pieces_in: Mapping[str, int], context: Mapping[str, Any],
+              held_before: Mapping[str, int]) -> bool:
+        """Say what went into toss ``toss_id``, which the beam started (pieces dropped in before
+        anyone pressed Toss), and for which game (``context``: game_id, season, round); on the Pi
+        the running estimate becomes ``held_before`` (the game's word). False, changing nothing,
+        when that toss is over, settled, or was not the beam's."""
+        pieces, held = colour_counts(pieces_in), colour_counts(held_before)
+        with self._lock:
+            toss = self._current
+            if toss is None or toss.toss_id != toss_id or toss.source != "beam" or toss.settled:
+                return False
+            toss.pieces_in = pieces
+            toss.context = {key: context.get(key) for key in ("game_id", "season", "round")}
+            if self.mode != "simulated":
+                self._held = held
+        return True
+
     def _button_pressed(self) -> None:
         """The toss button: for the game waiting for a toss (via ``button_handler``, which says what
         goes in), else a toss with nothing known to go in."""
@@ -436,6 +458,12 @@ class TowerService:
                     done = self._publish(event)
                     if done is not None:
                         settled = done
+                unclaimed, self._unclaimed = self._unclaimed, None
+            if unclaimed is not None and self.beam_handler is not None:
+                try:  # before this thread goes on, so the toss cannot settle before it is claimed
+                    self.beam_handler(unclaimed)
+                except Exception:
+                    log.exception("the beam's toss %s could not be given to a game", unclaimed)
             if settled is not None:
                 self._finish(*settled)
 
@@ -445,6 +473,7 @@ class TowerService:
             if self._current is None:  # the beam started it: nobody said what went in
                 self._current = _Toss(uuid.uuid4().hex[:12], "beam", colour_counts(), time.time(),
                                       {"game_id": None, "season": None, "round": None}, camera=self.camera)
+                self._unclaimed = self._current.toss_id
             toss = self._current
             self.bus.publish("toss.started", {"toss_id": toss.toss_id, "pieces_in": toss.pieces_in,
                                               "started_at": toss.started_at, "source": toss.source})
@@ -457,6 +486,7 @@ class TowerService:
             self._beam_state = "fault"
             self.bus.publish("tower.fault", {"kind": event.kind, "message": event.message})
         elif isinstance(event, Settled) and self._current is not None:
+            self._current.settled = True
             self.bus.publish("toss.settled", {"toss_id": self._current.toss_id, "drops": len(event.drops)})
             return self._current, event
         return None

@@ -178,7 +178,7 @@ def taken_back_text(action: Mapping[str, Any], names: list[str], secret: bool) -
 def label(action: Mapping[str, Any], names: list[str], prompt: str | None = None) -> str:
     """A short sentence for the log and the screens, e.g. ``"Jan claims green + green"``.
 
-    ``prompt``: for an answer, the question it answered (the question's key is never shown).
+    ``prompt``: for an answer or a choice, the question it answered (the question's key is never shown).
     """
     kind = action.get("type")
 
@@ -196,8 +196,8 @@ def label(action: Mapping[str, Any], names: list[str], prompt: str | None = None
     if kind == "use_assistant":
         what = "a new keshi" if action.get("mode") == "keshi" else "the sector action"
         return f"{who()} uses the {str(action['sector']).replace('_', ' ')} assistant for {what}"
-    if kind == "choose":
-        return f"{who()} chooses {option_text(action.get('option'))}"
+    if kind == "choose":  # with the question when known: a bare option ("6") means nothing in the log
+        return f"{who()} chooses {option_text(action.get('option'))}" + (f" (“{prompt}”)" if prompt else "")
     if kind == "answer":
         question = f"“{prompt}”" if prompt else "the question"
         return f"The table answers {question}: {option_text(action.get('value'))}"

@@ -4,7 +4,8 @@ Game events come from the ``game_events`` table, whose ids never repeat (even af
 are sent with ``id:``; a reconnecting EventSource sends ``Last-Event-ID`` and gets exactly the events
 after it. The last message of each burst carries the current view, so a phone never refetches.
 Tower drops of this game's toss are sent live as ``event: tower`` without an id: they are an
-animation, not state, and the result they lead to is itself a durable event. Every few quiet
+animation, not state, and the result they lead to is itself a durable event. A press of the tower's
+button that this game refused is sent the same way (``tower.refused``), so its phones say why. Every few quiet
 seconds an ``event: ping`` (no id) shows the phone that its stream is alive.
 """
 
@@ -78,7 +79,8 @@ def game_events(game_id: str) -> Response:
                         messages, sent = flush(sent)
                         yield from messages
                 elif event.topic.startswith(("toss.", "tower.")) and (
-                        event.topic == "tower.fault" or link.game_of(event.topic, event.data) == game_id):
+                        event.topic == "tower.fault" or link.game_of(event.topic, event.data) == game_id
+                        or event.topic == "tower.refused" and event.data.get("game_id") == game_id):
                     payload = json.dumps({"topic": event.topic, "data": event.data})
                     yield f"event: tower\ndata: {payload}\n\n"
         finally:

@@ -33,7 +33,7 @@ from companion.rules import Game, RuleError
 from companion.store import Store
 from companion.tower.record import clear_correction, record_correction
 from companion.tower.service import TowerBusyError
-from companion.web import engine
+from companion.web import board_profile, engine
 
 log = logging.getLogger("keshi.web")
 
@@ -206,7 +206,8 @@ class GameService:
         if not isinstance(draws, dict):
             raise SetupInputError("draws must be a JSON object")
         game = engine.new_game([p["name"] for p in seating], seed=seed, start_player=start_player,
-                               tower_layer=layer, draws=draws, profile=form.get("profile"),
+                               tower_layer=layer, draws=draws,
+                               profile=board_profile.starting_profile(self.store, edition, form.get("profile")),
                                edition=edition, expansions=tuple(expansions))
         title = str(form.get("title") or " · ".join(p["name"] for p in seating))[:60]
         return self._insert(title, seating, game, [], "created")
@@ -279,6 +280,25 @@ class GameService:
         rows = self.store.query("SELECT id FROM games WHERE finished = 0 ORDER BY updated_at DESC LIMIT 1")
         return str(rows[0]["id"]) if rows else None
 
+    def interrupted_tosses(self) -> list[tuple[str, str]]:
+        """``(game_id, toss_id)`` of each unfinished game whose last move is a toss that never got
+        its result or failure filed (the companion stopped meanwhile) and that still waits for it."""
+        rows = self.store.query(
+            "SELECT e.game_id, e.data FROM game_events e JOIN games g ON g.id = e.game_id"
+            " WHERE g.finished = 0 AND e.kind = 'toss.started' AND e.id = (SELECT MAX(id) FROM game_events"
+            " WHERE game_id = e.game_id AND kind IN ('action', 'undo', 'toss.started', 'toss.result', 'toss.failed'))"
+        )
+        out = []
+        for row in rows:
+            try:
+                live = self.get(row["game_id"])
+            except Exception:  # a game that cannot be rebuilt must not stop the dashboard from starting
+                log.exception("game %s could not be rebuilt to look for an interrupted toss", row["game_id"])
+                continue
+            if live.game.phase == "toss" and live.tower_result is None and live.tossing is None:
+                out.append((live.id, str(json.loads(row["data"]).get("toss_id"))))
+        return out
+
     def summaries(self) -> list[dict[str, Any]]:
         """Every stored game, newest change first (no replay needed)."""
         rows = self.store.query(
@@ -320,6 +340,7 @@ class GameService:
             before = _scores(game)
             season, finished = game.season, game.finished
             prompt = game.pending.get("prompt") if game.pending else None
+            asked = game.pending  # a question about a printed value is kept in the table's profile
             leftovers_before = dict(game.s.tower_leftovers)
             game.apply(action)  # raises RuleError with the state unchanged
             try:
@@ -349,6 +370,7 @@ class GameService:
             if data["type"] == "release":
                 live.tower_result = None
                 self._tower_follows(live, None)
+            board_profile.keep_answer(self.store, live.id, game.setup, asked, data)
             if scoring is not None:
                 live.season_scoring = scoring
             live.scoring_partial = partial
@@ -415,7 +437,8 @@ class GameService:
                 raise
             if taken["type"] == "release":
                 live.tower_result = restored
-                self._tower_follows(live, restored)
+                self._tower_follows(live, (restored or {}).get("counts"))
+            board_profile.drop_answer(self.store, live.id, live.game.setup, taken)
             if unscored:
                 live.season_scoring = None
             live.scoring_partial = None
@@ -434,15 +457,14 @@ class GameService:
         result = meta.get("tower_result")
         return dict(result) if isinstance(result, dict) else None
 
-    def _tower_follows(self, live: LiveGame, waiting: dict[str, Any] | None) -> None:
-        """Make the tower hold what the game says it holds (minus a waiting result's pieces, which
-        are in the tray). A tower busy with another toss keeps its own count; that is logged."""
+    def _tower_follows(self, live: LiveGame, outside: dict[str, int] | None) -> None:
+        """Make the tower hold what the game says it holds, minus ``outside``: pieces the game counts
+        as inside that are not (a waiting result's, in the tray; this round's, still in hand before
+        its toss). A tower busy with another toss keeps its own count; that is logged."""
         if self.tower is None:
             return
-        inside = dict(live.game.s.tower_inside)
-        if waiting is not None:
-            out = waiting.get("counts") or {}
-            inside = {c: max(0, n - int(out.get(c, 0))) for c, n in inside.items()}
+        out = outside or {}
+        inside = {c: max(0, n - int(out.get(c, 0))) for c, n in live.game.s.tower_inside.items()}
         try:
             self.tower.set_contents(inside, f"game {live.id}")
         except TowerBusyError as exc:
@@ -480,8 +502,9 @@ class GameService:
 
     def start_toss(self, game_id: str, version: Any, toss: Any, by: Any = None, source: str | None = None) -> str:
         """Toss this round's revealed keshis: ``toss(pieces_in, game_id=, season=, round=, source=)``
-        starts it (the tower service). Refused, changing nothing, while this game's toss tumbles, while
-        its result waits, before the game-start tower check, or outside the toss phase."""
+        starts it (the tower service), from what the game believes the tower holds. Refused, changing
+        nothing, while this game's toss tumbles, while its result waits, before the game-start tower
+        check, or outside the toss phase."""
         live = self.get(game_id)
         check_seat(live, by)
         with live.lock:
@@ -498,6 +521,10 @@ class GameService:
                 raise TowerRefusal(live.id, "Empty the tower (or confirm it is empty) before the first toss "
                                    "of this game")
             pieces = engine.pieces_in(game)
+            # the game's word on what the tower holds wins over anything since (a Tower-page toss or
+            # fill, a restart that forgot the Pi's running estimate): the toss starts from it
+            if self.tower is not None and not self.tower.busy:  # (a toss the beam started is claimed instead)
+                self._tower_follows(live, pieces)
             toss_id = str(toss(pieces, game_id=game_id, season=game.season, round=game.round,
                                source=source or f"game:{game_id}"))
             live.tossing, live.tossing_since = toss_id, time.time()
@@ -510,13 +537,16 @@ class GameService:
 
     def ack_season_scoring(self, game_id: str, season: Any, by: Any = None) -> int:
         """The table has seen the season scoring of ``season``: it leaves every screen (stored, and
-        announced as a ``season.acknowledged`` event so every phone's stream gets the new view)."""
+        announced as a ``season.acknowledged`` event so every phone's stream gets the new view). Put
+        away twice (two phones at once, or a stalled one): the second changes nothing."""
         live = self.get(game_id)
         check_seat(live, by)
         with live.lock:
             scoring = live.season_scoring
             if scoring is None or scoring.get("season") != season:
                 raise SetupInputError(f"there is no season scoring of season {season!r} to put away")
+            if scoring.get("acknowledged"):
+                return self.last_event_id(live.id)
             acknowledged = {**scoring, "acknowledged": True}
             text = f"{live.who(by)} put the {scoring['label'][0].lower()}{scoring['label'][1:]} away"
             with self.store.write() as db:

@@ -5,7 +5,9 @@ remembered by its ``toss_id``; when its ``toss.result`` arrives it is stored as 
 tower result (an event every phone sees, kept across restarts) until the table confirms or corrects
 it with a release. The result carries the camera snapshot's URL and each colour's detection
 confidence when the tower reports them (see ``companion.web.snapshots``). Drops stay ephemeral: the
-game stream forwards them live without storing them.
+game stream forwards them live without storing them. The tower's button tosses for the game waiting
+for a toss (``button_toss``); a toss a failure or a restart cut short is filed as ``toss.failed`` (or,
+after a restart, as its stored result) so no game waits for it for ever.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from typing import Any
 
 from companion.errors import KeshiError
 from companion.events import EventBus
+from companion.tower.record import load_toss
+from companion.tower.service import TowerService
 from companion.web import snapshots
-from companion.web.games import GameService
+from companion.web.games import GameService, TowerRefusal
 
 log = logging.getLogger("keshi.web")
 
@@ -43,7 +47,33 @@ class TowerLink:
         self._thread = threading.Thread(target=self._run, name="tower-link", daemon=True)
 
     def start(self) -> None:
+        """File what a restart interrupted, let the beam's own tosses count for the games, follow the bus."""
+        self.file_interrupted_tosses()
+        if isinstance(self.games.tower, TowerService):
+            self.games.tower.beam_handler = self.beam_toss
         self._thread.start()
+
+    def file_interrupted_tosses(self) -> None:
+        """After a restart: a game whose toss was in the air gets its result if the tower stored it
+        before the companion stopped (nothing stored is lost), else a failure the phones announce
+        (type what fell out, or toss again) — never a silent Toss button as if nothing happened."""
+        for game_id, toss_id in self.games.interrupted_tosses():
+            try:
+                record = load_toss(self.games.store, toss_id)
+                if record is not None:
+                    counted = sum(record.pieces_out.values())
+                    unknown = max(0, record.camera_count - counted) if record.camera_count is not None else 0
+                    self.games.record_tower(game_id, "toss.result", self.game_result({
+                        "toss_id": toss_id, "counts": record.pieces_out, "unknown": unknown,
+                        "source": record.counts_source, "beam_count": record.beam_count,
+                        "camera_count": record.camera_count, "flagged": record.flagged}))
+                else:
+                    self.games.record_tower(game_id, "toss.failed", {
+                        "toss_id": toss_id, "message": "the companion restarted while the tower was tossing",
+                        "label": "The companion restarted while the tower was tossing: type what fell out, "
+                                 "or toss again"})
+            except Exception:  # one game's trouble must not stop the dashboard from starting
+                log.exception("could not file the interrupted toss %s of game %s", toss_id, game_id)
 
     def expect(self, toss_id: str, game_id: str) -> None:
         """Remember that ``toss_id`` belongs to ``game_id`` (called right after ``tower.toss``)."""
@@ -69,13 +99,40 @@ class TowerLink:
         """The tower's toss button: for the game most recently played, when it waits for a toss (so
         the record says what went in); None when no game does (the button then tosses on its own).
         A game whose result still waits refuses (``TowerRefusal``), like a second tap on a phone."""
+        game_id = self._game_in_toss_phase()
+        return self.toss_game(game_id, source="button") if game_id is not None else None
+
+    def _game_in_toss_phase(self) -> str | None:
+        """The game most recently played, when it is in its toss phase (the tower is for it)."""
         game_id = self.games.latest_open_game()
         if game_id is None:
             return None
+        game = self.games.get(game_id).game
+        return game_id if game.phase == "toss" and game.pending is None else None
+
+    def beam_toss(self, toss_id: str) -> None:
+        """Pieces fell through the tower before anyone pressed Toss (the beam started toss ``toss_id``):
+        it is the toss of the game most recently played when that game waits for one, so its record
+        says what went in and the game gets its result. A game that cannot be tossed now says why on
+        its phones (``tower.refused``); the toss then stays a toss of no game."""
+        tower = self.games.tower
+        game_id = self._game_in_toss_phase()
+        if not isinstance(tower, TowerService) or game_id is None:
+            return
         live = self.games.get(game_id)
-        if live.game.phase != "toss" or live.game.pending is not None:
-            return None
-        return self.toss_game(game_id, source="button")
+
+        def claim(pieces: dict[str, int], **context: Any) -> str:
+            inside = live.game.s.tower_inside
+            held = {c: max(0, n - pieces.get(c, 0)) for c, n in inside.items()}
+            if not tower.claim(toss_id, pieces, context, held):
+                raise TowerRefusal(game_id, "The tower had already settled: type what fell out, or toss again")
+            self.expect(toss_id, game_id)
+            return toss_id
+
+        try:
+            self.games.start_toss(game_id, None, claim, source="beam")
+        except KeshiError as exc:
+            self.bus.publish("tower.refused", {"source": "beam", "message": str(exc), "game_id": game_id})
 
     def game_of(self, topic: str, data: dict[str, Any]) -> str | None:
         """The game a tower event belongs to, if any."""

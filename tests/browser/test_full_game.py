@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.conftest import screenshot as full_page_screenshot
@@ -105,8 +105,22 @@ def take_first_legal_option(page: Page, corrected: list[bool]) -> None:
             screen.locator("#accept").click()
     elif reveal.count():
         reveal.first.click()
+    elif screen.locator(".pv-question").count():  # a printed value: a word answers at once, else steppers
+        answer_question(screen.locator(".pv-question"))
     else:
         screen.locator("button.option").first.click()
+
+
+def answer_question(question: Locator) -> None:
+    """Answer a question about a printed value with its first possible value (value-editor.js)."""
+    if question.locator(".pv-word").count():
+        question.locator(".pv-word").first.click()
+        return
+    if question.locator(".pv-toggle").count():
+        question.locator(".pv-toggle").first.click()
+    elif question.locator(".pv-submit").is_disabled():
+        question.locator(".pv-more").first.click()
+    question.locator(".pv-submit").click()
 
 
 def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, live_server: LiveServer) -> None:

@@ -235,3 +235,13 @@ def test_a_button_toss_without_a_game_waiting_records_nothing_known_in(pi: PiTow
     record = pi.result_of(press, {"black": 1})
     assert not any(record.pieces_in.values()) and record.game_id is None
     assert set(record.pieces_in) == set(COLOURS)
+
+
+def test_pieces_dropped_before_anyone_pressed_toss_are_the_waiting_games_toss(pi: PiTower, table: Table) -> None:
+    live = table.games.get(table.game_id)
+    tossed = held(live.game.s.tower_inside)
+    record = pi.result_of(lambda: None, tossed)  # nobody pressed anything: the beam started this toss
+    assert held(record.pieces_in) == tossed and record.game_id == table.game_id and record.round == 1
+    assert not any(record.contents_before.values())  # the game's word: nothing else was inside
+    result = wait_for_result(table.games, table.game_id)
+    assert result["toss_id"] == record.toss_id and held(result["counts"]) == tossed

@@ -22,27 +22,13 @@ from companion.web import engine, stream
 from companion.web.games import IN_THE_TRAY, RESULT_WAITS
 from tests.web.conftest import PLAYERS, Table, csrf_of
 from tests.web.play import first_action
-
-
-def advance_to(table: Table, phase: str) -> dict[str, Any]:
-    view = table.view()
-    while view["phase"] != phase or view["pending"]:
-        response = table.act(first_action(view), view["version"])
-        assert response.status_code == 201, response.get_json()
-        view = response.get_json()["view"]
-    return view
+from tests.web.test_games_api import advance_to, wait_for_tower_result
 
 
 def toss_and_wait(table: Table, view: dict[str, Any]) -> dict[str, Any]:
     tossed = table.post(f"/api/games/{table.game_id}/toss", {"version": view["version"]})
     assert tossed.status_code == 202, tossed.get_json()
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        view = table.view()
-        if view["tower_result"]:
-            return view
-        time.sleep(0.02)
-    raise AssertionError("no tower result")
+    return wait_for_tower_result(table)
 
 
 def tower_of(app: Flask) -> Any:
@@ -286,17 +272,24 @@ def test_emptying_the_tower_by_hand_on_the_tower_page(app: Flask, client: FlaskC
     assert bad.status_code == 400
 
 
+def read_stream_until(response: Any, needle: str, timeout: float = 5.0) -> str:
+    """What a game stream (an unbuffered test-client response) sent until ``needle`` (or the timeout);
+    a short ``HEARTBEAT_SECONDS`` keeps the chunks coming meanwhile."""
+    seen = ""
+    deadline = time.monotonic() + timeout
+    for chunk in response.response:
+        seen += chunk.decode() if isinstance(chunk, bytes) else chunk
+        if needle in seen or time.monotonic() > deadline:
+            break
+    response.close()
+    return seen
+
+
 def test_the_game_stream_pings_so_a_phone_can_tell_it_is_alive(
         table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stream, "HEARTBEAT_SECONDS", 0.3)
     response = table.client.get(f"/api/games/{table.game_id}/events?last_event_id=0", buffered=False)
-    seen = ""
-    deadline = time.monotonic() + 5
-    for chunk in response.response:
-        seen += chunk.decode() if isinstance(chunk, bytes) else chunk
-        if "event: ping" in seen or time.monotonic() > deadline:
-            break
-    response.close()
+    seen = read_stream_until(response, "event: ping")
     assert "id: " in seen and "event: game" in seen  # resumed from last_event_id=0: every stored event
     assert "event: ping\ndata: {}\n\n" in seen
 

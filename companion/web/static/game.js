@@ -207,7 +207,12 @@
     let html = '<h2 id="screen-title">' + (question ? "Question for the table" : esc(nameOf(seat)) + " decides") + "</h2>";
     html += '<p class="prompt">' + esc(pending.prompt) + "</p>";
     if (question) { html += '<p class="muted small">Printed on your board; the answer is remembered for next time.</p>'; }
-    if (mayAct(seat)) {
+    if (mayAct(seat) && question) {  // a printed value: steppers, and where it is printed (value-editor.js)
+      box.innerHTML = html + '<div class="pv-question"></div>';
+      KeshiValueEditor.question(box.querySelector(".pv-question"), pending, view.edition, function (value) {
+        act({type: "answer", key: pending.key, value: value}, "#screen .pv-submit");
+      });
+    } else if (mayAct(seat)) {
       html += actionButtons(view.legal);
       box.innerHTML = html;
       bindLegal(box, view.legal);
@@ -325,7 +330,7 @@
       if (correcting && correcting.mode === "hand") { counter(box); return; }
       const toss = document.getElementById("toss");
       if (toss && !rolling) {
-        toss.addEventListener("click", function () { send("/toss", {}, "#toss"); });
+        toss.addEventListener("click", function () { send("/toss", {by: mySeat()}, "#toss"); });
         document.getElementById("by-hand").addEventListener("click", function () {
           correcting = {mode: "hand", counts: {}};
           render();
@@ -385,7 +390,8 @@
   function counter(box) {
     const counts = correcting.counts;
     const mode = correcting.mode;
-    const inside = view.state.tower.inside;
+    // emptying at game start: what the tower believed it held (this round's revealed keshis are still in hand)
+    const inside = mode === "empty" ? view.tower_check.believed_inside || {} : view.state.tower.inside;
     const result = mode === "result" ? view.tower_result : null;
     const camera = result ? result.counts || {} : {};
     const conf = result ? result.colour_confidence || {} : {};
@@ -594,6 +600,7 @@
   }
 
   function onTower(event) {
+    if (event.topic === "tower.refused") { notice("Tower: " + event.data.message); return; }
     const card = document.getElementById("tower-card");
     const state = document.getElementById("tower-state");
     const drops = document.getElementById("drops");
@@ -705,6 +712,6 @@
     });
   }
   document.getElementById("season-close").addEventListener("click", function () {
-    send("/season-scoring/ack", {season: view.season_scoring.season}, "#season-close");
+    send("/season-scoring/ack", {season: view.season_scoring.season, by: mySeat()}, "#season-close");
   });
 })();
