@@ -67,7 +67,8 @@ def page() -> Response:
         "action": url_for("fairness.page"),
         "download": {fmt: url_for("fairness.download", fmt=fmt, **query) for fmt in MEDIA_TYPES},
         "stylesheet": _url("static", "/static/app.css", filename="app.css"),
-        "nav": {"games": _url("pages.index", "/"), "tower": _url("tower_page.tower", "/tower")},
+        "nav": {"games": _url("pages.index", "/"), "tower": _url("tower_page.tower", "/tower"),
+                "board": _url("board_profile.page", "/profile")},
     }
     html = render_template(REPORT_TEMPLATE, **html_context(report), dashboard=dashboard)
     return Response(html, mimetype=MEDIA_TYPES["html"])
