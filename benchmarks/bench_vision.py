@@ -1,6 +1,7 @@
 """Vision benchmark: speed and memory per 640x480 frame, and accuracy per light on physically based scenes.
 
-Run: ``make bench-vision`` (``.venv/bin/python benchmarks/bench_vision.py [--split held-out] [--scenes N]``).
+Run: ``make bench-vision`` (``.venv/bin/python benchmarks/bench_vision.py [--split held-out|first-held-out|tuning]
+[--scenes N]``).
 Prints the machine; the median and 95th-percentile detection time on one thread
 (``cv2.setNumThreads(1)``) and the peak resident memory of a process that only calibrates and
 detects (measured in a child process, so the scene renderer's memory is not counted); then, per
@@ -74,6 +75,7 @@ def speed(frames_dir: Path) -> None:
             times.append((time.perf_counter() - start) * 1000)
             cpu.append((time.process_time() - start_cpu) * 1000)
     peak = peak_rss_mb()
+    print(f"load average while timing (1/5/15 min, 2 cores shared): {'/'.join(f'{v:.2f}' for v in os.getloadavg())}")
     print(f"detection time per 640x480 frame, 1 thread: median {statistics.median(times):.1f} ms, "
           f"p95 {np.percentile(times, 95):.1f} ms (1-20 pieces, n={len(times)}); CPU time of the process "
           f"(less affected by other jobs on a shared machine): median {statistics.median(cpu):.1f} ms")
@@ -83,7 +85,7 @@ def speed(frames_dir: Path) -> None:
 def main() -> None:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--split", choices=["held-out", "tuning"], default="held-out")
+    parser.add_argument("--split", choices=["held-out", "first-held-out", "tuning"], default="held-out")
     parser.add_argument("--scenes", type=int, default=60, help="scenes per light")
     parser.add_argument("--lights", nargs="*", help="only these lights (default: all)")
     parser.add_argument("--no-colour-matrix", action="store_true",

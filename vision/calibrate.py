@@ -153,19 +153,15 @@ def _pieces(mask: npt.NDArray[np.uint8], min_area: float) -> list[npt.NDArray[np
 def foreground(log_refl: features.FloatImage, threshold: float, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """Pixels that differ from the floor (or are clipped where the floor is not), cleaned by morphology.
 
-    Written with OpenCV per-channel operations rather than numpy reductions: this runs on every
-    pixel of every frame and is the bulk of the detection time.
+    Written with OpenCV range tests on all three channels at once rather than numpy reductions: this
+    runs on every pixel of every frame and is the bulk of the detection time.
     """
-    b, g, r = cv2.split(log_refl)
-    brightest = np.asarray(cv2.max(cv2.max(b, g), r), dtype=np.float32)
-    darkest = np.asarray(cv2.min(cv2.min(b, g), r), dtype=np.float32)
-    fb, fg, fr = cv2.split(frame)
-    clipped = np.asarray(cv2.max(cv2.max(fb, fg), fr), dtype=np.uint8)
-    _, above = cv2.threshold(brightest, threshold, 1, cv2.THRESH_BINARY)
-    _, below = cv2.threshold(darkest, -threshold, 1, cv2.THRESH_BINARY_INV)
-    _, glare = cv2.threshold(clipped, features.CLIPPED - 1, 1, cv2.THRESH_BINARY)
-    _, lit = cv2.threshold(brightest, 0.02, 1, cv2.THRESH_BINARY)
-    mask = (cv2.max(above, below).astype(np.uint8)) | (glare & lit.astype(np.uint8))
+    near_floor = cv2.inRange(log_refl, (-threshold,) * 3, (threshold,) * 3)  # 255: every channel near 0
+    not_brighter = cv2.inRange(log_refl, (-np.inf,) * 3, (0.02,) * 3)  # 255: no channel lighter than floor
+    unclipped = cv2.inRange(frame, (0, 0, 0), (features.CLIPPED - 1,) * 3)  # 255: no channel clipped
+    differs = cv2.bitwise_not(near_floor)
+    glare = cv2.bitwise_not(cv2.bitwise_or(unclipped, not_brighter))  # clipped and lit
+    mask = cv2.bitwise_or(differs, glare) // 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     return np.asarray(closed, dtype=np.uint8)
@@ -175,7 +171,8 @@ def piece_feature(log_refl: features.FloatImage, piece: npt.NDArray[np.bool_]) -
     """A piece's colour: the median log reflectance over its interior (edges and shadows eroded away)."""
     inner = cv2.erode(piece.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     use = inner.astype(bool) if inner.sum() >= 20 else piece
-    return np.median(log_refl[use][::2], axis=0).astype(np.float32)  # every 2nd pixel: same median, half the work
+    # every 2nd pixel: same median, half the work; channels as contiguous rows sort faster
+    return np.median(np.ascontiguousarray(log_refl[use][::2].T), axis=1).astype(np.float32)
 
 
 def calibrate(

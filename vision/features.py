@@ -145,25 +145,26 @@ def light_field(
     return np.asarray(fit.reshape(h, w, 3), np.float32)
 
 
-def saturated_floor(
-    frame: npt.NDArray[np.uint8], floor: FloatImage, gain: npt.NDArray[np.float32]
-) -> npt.NDArray[np.bool_]:
-    """Per pixel and channel: clipped in the frame where the floor itself would be near clipping.
+def saturated_floor(frame: npt.NDArray[np.uint8], lit_floor: FloatImage) -> npt.NDArray[np.bool_]:
+    """Per pixel and channel: clipped in the frame where the floor itself (``lit_floor``: the floor
+    model under this frame's light) would be near clipping.
 
     There the log reflectance says nothing (a piece brighter than the floor and the floor look the
     same), so the detector sets it to 0 rather than mistake the clipped floor for pieces.
     """
-    expected = floor * (np.exp(gain).reshape(1, 1, 3) if gain.ndim == 1 else np.exp(gain))
-    return np.asarray((frame >= CLIPPED) & (expected >= CLIPPED - 15))
+    return np.asarray((frame >= CLIPPED) & (lit_floor >= CLIPPED - 15))
 
 
-def log_reflectance(frame: Signal, floor: FloatImage, gain: npt.NDArray[np.float32]) -> FloatImage:
+def log_reflectance(frame: Signal, floor: FloatImage, gain: npt.NDArray[np.float32] | None = None) -> FloatImage:
     """Per-pixel, per-channel ``log(frame / floor) - gain``: 0 on the floor under any light.
 
-    ``gain`` is one log gain per channel, or a full-size gain image (``light_field`` expanded).
+    ``gain`` is one log gain per channel; without it ``floor`` is already the floor as this frame's
+    light shows it (the detector folds its light field into the floor, saving a full-size pass).
     """
-    smooth = cv2.GaussianBlur(frame, (3, 3), 0).astype(np.float32)
-    np.maximum(smooth, 1.0, out=smooth)
-    ratio = cv2.divide(smooth, floor)
-    out: FloatImage = cv2.log(ratio) - (gain.reshape(1, 1, 3) if gain.ndim == 1 else gain)
+    blurred = cv2.GaussianBlur(frame, (3, 3), 0)
+    # 8-bit frames need a floor of 1 before the log; a sensor signal is already float and >= 1
+    smooth = blurred if blurred.dtype == np.float32 else np.maximum(blurred.astype(np.float32), 1.0)
+    out = np.asarray(cv2.log(cv2.divide(smooth, floor)), np.float32)
+    if gain is not None:
+        out -= gain.reshape(1, 1, 3).astype(np.float32)
     return out

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from companion import COLOURS
-from vision.calibrate import Calibration
+from vision.calibrate import Calibration, CameraSettings, calibrate
 from vision.detect import MIN_CONFIDENCE, Detector
 from vision.errors import FrameError
 from vision.features import SRGB_TO_LINEAR, sensor_matrix, sensor_signal
 from vision.frame_pair import tower_light_only
-from vision.synthetic import Lighting, place_pieces, render_scene
+from vision.synthetic import REFLECTANCE, Lighting, calibration_set, place_pieces, render_scene
 
 
 def test_a_room_lamp_off_to_one_side_is_not_a_piece(synthetic_calibration: Calibration) -> None:
@@ -84,3 +84,31 @@ def test_unknown_pieces_carry_low_confidence(synthetic_calibration: Calibration)
     odd, _ = render_scene({"red": 1}, 9, palette={"red": (1.3, 0.3, 0.1)})  # a blue no keshi has
     (piece,) = Detector(synthetic_calibration).detect(odd).pieces
     assert piece.colour == "unknown" and piece.confidence < MIN_CONFIDENCE
+
+
+
+def test_noisy_pieces_cannot_drag_the_adapted_colours_far(synthetic_calibration: Calibration) -> None:
+    """The colour transform is learned from the frame's confidently named pieces, whose paints scatter
+    about their calibrated colour; that scatter alone (the calibration light, no change to adapt to)
+    must not move any colour model far, least of all the dark saturated ones it says little about."""
+    detector = Detector(synthetic_calibration)
+    teachers = [detector._names.index(c) for c in ("white", "beige", "gray", "yellow", "turquoise", "green", "black")]
+    covariance = detector._covariance + np.eye(3) * 0.1**2
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        values = [(detector._means[i] + rng.normal(0, 0.06, 3)).astype(np.float32) for i in teachers]
+        assert np.abs(detector._adapt(values, covariance) - detector._means).max() < 0.3
+
+
+
+def test_a_piece_in_shade_keeps_its_colour() -> None:
+    """Shading (a piece farther from the lamp, or in a neighbour's shadow) darkens every channel alike:
+    in the sensor's linear space a piece 20 % darker than calibration saw it is still its colour."""
+    empty, frames = calibration_set(seed=2)
+    identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]  # sensor space = linear sRGB
+    detector = Detector(calibrate(empty, frames, CameraSettings(colour_matrix=identity)))
+    shaded = {c: (0.8 * b, 0.8 * g, 0.8 * r) for c, (b, g, r) in REFLECTANCE.items()
+              if c in ("yellow", "green", "red", "purple")}
+    frame, truth = render_scene({c: 1 for c in shaded}, 9, palette=shaded)
+    detection = detector.detect(frame)
+    assert detection.counts == truth["counts"] and detection.unknown == 0

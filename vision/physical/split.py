@@ -3,7 +3,8 @@
 Two simulated towers, each with its own tray (texture, stains, lens falloff) and its own calibration
 made the way the calibration wizard makes one (empty tray plus 4 separated pieces per colour, under
 the tower LED). The *tuning* split is what the detector may be adjusted on; the *held-out* split
-(another tower, another seed) is only measured, by ``make bench-vision``. A scene is fully
+(another tower, another seed) is only measured, by ``make bench-vision``; the *first held-out* split
+was the held-out split of the first round of work and has since been looked at. A scene is fully
 determined by (split seed, light name, index), so nothing needs to be stored.
 """
 
@@ -106,9 +107,13 @@ class Split:
 
 
 TUNING = Split("tuning", seed=1, tray=Tray(seed=11, falloff=0.25, stains=3))
-#: Seed and tower never used while the detector was tuned: measured only by the benchmark.
-HELD_OUT = Split("held-out", seed=20261123, tray=Tray(seed=977, falloff=0.35, stains=4))
-SPLITS = {split.name: split for split in (TUNING, HELD_OUT)}
+#: The first held-out split: measured once after the first round of work (issue 12), then looked at to
+#: decide the second round, so no longer unseen; kept to report how the second round did on it.
+FIRST_HELD_OUT = Split("first-held-out", seed=20261123, tray=Tray(seed=977, falloff=0.35, stains=4))
+#: Seed and tower never used while the detector was tuned (drawn for the second round, 2026-11-23, and
+#: measured once at its end): the benchmark's default.
+HELD_OUT = Split("held-out", seed=88305117, tray=Tray(seed=5521, falloff=0.35, stains=4))
+SPLITS = {split.name: split for split in (TUNING, FIRST_HELD_OUT, HELD_OUT)}
 
 
 def _touches(occupied: npt.NDArray[np.uint8], shape: npt.NDArray[np.uint8]) -> tuple[bool, bool]:
