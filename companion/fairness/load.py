@@ -175,10 +175,9 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
     where, params = toss_filter(tower, since)
     # a toss nobody counted (no camera count, no correction by the table) says nothing about release
     where += _COUNTED
-    # how many tosses, and (an upper bound on) how many drop times: one comma fewer than numbers
-    sizes = store.query("SELECT count(*), total(length(drop_times_ms) - length(replace(drop_times_ms, ',', ''))"
-                        " + (drop_times_ms != '[]')) FROM tosses" + where, params)[0]
-    result = _Filling(int(sizes[0]), int(sizes[1]))
+    # how many tosses (counting the drop times too, with SQLite's replace, took longer than the
+    # statistics: their array is sized from the first page instead)
+    result = _Filling(int(store.query("SELECT count(*) FROM tosses" + where, params)[0][0]))
     where += " AND id > ?"
     ids: dict[object, object] = {}  # one string object per game/session id, shared by its tosses
     last = 0
@@ -202,7 +201,7 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
 class _Filling:
     """The whole selection's arrays, allocated once and filled page by page."""
 
-    def __init__(self, total: int, drops: int) -> None:
+    def __init__(self, total: int) -> None:
         colours = len(COLOURS)
         self.used = 0
         self.arrays: dict[str, npt.NDArray[Any]] = {
@@ -212,8 +211,9 @@ class _Filling:
             **{name: np.empty(total) for name in ("season", "round", "started_at", "beam_count", "camera_count")},
             **{name: np.zeros((total, colours), dtype=np.int16) for name in ("pieces_in", "pieces_out", "held_before")},
         }
+        self.total = total
         self.drop_counts = np.zeros(total, dtype=np.int64)
-        self.drop_times = np.empty(drops)
+        self.drop_times = np.empty(0)
         self.drops_used = 0
         self.set_aside: list[SetAside] = []
 
@@ -225,8 +225,12 @@ class _Filling:
         self.drop_counts[self.used:end] = np.diff(page.drop_offsets)
         self.used = end
         drops_end = self.drops_used + page.drop_times_ms.shape[0]
-        if drops_end > self.drop_times.shape[0]:  # more than the estimate (lists in another form): grow
-            grown = np.empty(drops_end)
+        if drops_end > self.drop_times.shape[0]:
+            # first page: room for the whole selection at this page's drops per toss, with 3 % to
+            # spare; a later page beyond that grows it by a quarter at least (a few copies at most)
+            per_toss = page.drop_times_ms.shape[0] / max(page.n_tosses, 1)
+            room = int(1.03 * per_toss * self.total) + 1 if self.drops_used == 0 else int(1.25 * drops_end)
+            grown = np.empty(max(room, drops_end))
             grown[: self.drops_used] = self.drop_times[: self.drops_used]
             self.drop_times = grown
         self.drop_times[self.drops_used:drops_end] = page.drop_times_ms

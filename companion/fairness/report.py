@@ -29,7 +29,7 @@ from companion.fairness.layer_comparison import LayerComparison, compare_layers
 from companion.fairness.load import SetAside, TossData, narrow
 from companion.fairness.monitor import monitor_layer
 from companion.fairness.release_rates import IdCodes, clusters, id_codes, release_rates
-from companion.fairness.sequential import ALPHA_TESTS, TARGET_BIAS, SequentialPower, SequentialTests
+from companion.fairness.sequential import ALPHA_TESTS, FIRST_LOOK, TARGET_BIAS, SequentialPower, SequentialTests
 from companion.fairness.two_rate import Cells, RateFit, TwoRateFit, cells_by_colour, log_likelihood
 from companion.tower.model import LAYER_DEFAULTS
 
@@ -302,16 +302,22 @@ def _verdict(tosses: int, layers: dict[str, LayerReport]) -> tuple[str, str]:
             f"No colour differs; {bias} would have been caught with at least 80 % probability on "
             f"{', '.join(powered)}."
         )
-    parts = []
-    for name, layer in layers.items():
-        p = layer.power
-        weakest = min(p.power_by_kind, key=lambda kind: p.power_by_kind[kind])
-        more = f"about {p.tosses_needed} more tosses" if p.tosses_needed else "many more tosses"
-        parts.append(
-            f"{name}: {p.power_now:.0%} chance to catch {bias} (weakest: {KIND_WORDS[weakest]}; needs "
-            f"{p.target_power:.0%}; {more})"
-        )
-    return NOT_ENOUGH, "; ".join(parts) + "."
+    return NOT_ENOUGH, " ".join(_power_sentence(name, layer.power, bias) for name, layer in layers.items())
+
+
+def _power_sentence(name: str, p: SequentialPower, bias: str) -> str:
+    """How likely the layer's latest look was to catch ``bias``, and how many more tosses until a look
+    where that chance reaches the target (with the chance expected there), in one sentence."""
+    weakest = min(p.power_by_kind, key=lambda kind: p.power_by_kind[kind])
+    now = (f"{p.power_now:.0%} chance at the latest check ({p.latest_look:,} tosses)" if p.latest_look
+           else f"{p.power_now:.0%} chance so far (the first check is at {FIRST_LOOK:,} tosses)")
+    if p.promised_tosses is None or p.power_at_promise is None:
+        more = "many more tosses needed"
+    else:
+        more = (f"about {p.tosses_needed:,} more tosses to the check at {p.promised_tosses:,}, where the chance "
+                f"should be about {p.power_at_promise:.0%}")
+    return (f"{name}: {now} to catch {bias} (weakest: {KIND_WORDS[weakest]}; needs {p.target_power:.0%}); "
+            f"{more}.")
 
 
 def _count_check(data: TossData) -> CountCheck:

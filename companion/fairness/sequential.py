@@ -40,7 +40,7 @@ first look at which it reaches 80 %.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -118,6 +118,15 @@ class SequentialPower:
     enough: bool
     promised_tosses: int | None
     tosses_needed: int | None
+    #: The toss count of the latest look reached (the look ``power_now`` is for; None before the first).
+    latest_look: int | None = None
+    #: The power (weakest kind) at each look from the latest reached up to the promised one.
+    power_by_look: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def power_at_promise(self) -> float | None:
+        """The power (weakest kind) expected at the promised look (None without a promise)."""
+        return None if self.promised_tosses is None else self.power_by_look[self.promised_tosses]
 
 
 @dataclass(frozen=True)
@@ -171,11 +180,15 @@ def prepare(
     del key
     colours = held.shape[1] if held.ndim == 2 else 0
     products = np.zeros((rows.shape[0], colours, 9))
-    exponents = ((1, 0, 1), (0, 1, 1), (2, 0, 0), (1, 1, 0), (0, 2, 0), (3, 0, 0), (2, 1, 0), (1, 2, 0), (0, 3, 0))
     for c in range(colours):
         i, b, o = (a[:, c].astype(np.float64) for a in (tossed, held, out))
-        for k, (pi, pb, po) in enumerate(exponents):  # i^pi b^pb o^po, one at a time (bounded memory)
-            products[:, c, k] = np.bincount(row_of_toss, weights=i**pi * b**pb * o**po, minlength=rows.shape[0])
+        ii, ib, bb = i * i, i * b, b * b
+        # i o, b o, i i, i b, b b, i^3, i^2 b, i b^2, b^3: by multiplication (pow is several times
+        # slower), each factor pair formed only as bincount takes it (bounded memory)
+        for k, (left, right) in enumerate(((i, o), (b, o), (ii, None), (ib, None), (bb, None),
+                                           (ii, i), (ii, b), (ib, b), (bb, b))):
+            weights = left if right is None else left * right
+            products[:, c, k] = np.bincount(row_of_toss, weights=weights, minlength=rows.shape[0])
     return _Prepared(n, rows // (looks.shape[0] + 1), rows % (looks.shape[0] + 1), products)
 
 
@@ -194,7 +207,7 @@ def sequential_tests(
         for colour, score in look.colours.items():
             if score.flagged and colour not in flagged_at:
                 flagged_at[colour] = tosses
-    power = sequential_power(prepared, family)
+    power = sequential_power(prepared, family, tossed, game)
     return SequentialTests(prepared.tosses, family, looks, flagged_at, look_at(len(looks)), power)
 
 
@@ -232,6 +245,12 @@ class _GameSums:
     def games(self) -> int:
         """How many games (clusters) the sums run over."""
         return int(self.xo.shape[0])
+
+    def with_colour(self, colour: int, other: _GameSums) -> _GameSums:
+        """These sums with one colour's taken from ``other`` (the same games)."""
+        xo, xx, cubes = self.xo.copy(), self.xx.copy(), self.cubes.copy()
+        xo[:, colour], xx[:, colour], cubes[colour] = other.xo[:, colour], other.xx[:, colour], other.cubes[colour]
+        return _GameSums(xo, xx, cubes)
 
     def rates(self, colours: list[int]) -> tuple[float | None, float | None]:
         """(p_new, p_held) solving the estimating equations over ``colours`` (None: not informed)."""
@@ -424,8 +443,11 @@ def _describe(z: list[float | None]) -> tuple[str, str]:
     return ("stickier" if main < 0 else "looser"), rates
 
 
-def sequential_power(prepared: _Prepared, family: int) -> SequentialPower:
-    """Power now (at the latest look reached) and the first look where it reaches the target."""
+def sequential_power(
+    prepared: _Prepared, family: int, tossed: Counts, game: npt.NDArray[np.int64]
+) -> SequentialPower:
+    """Power now (at the latest look reached) and the first look where it reaches the target
+    (``tossed`` and ``game``: the layer's pieces tossed in and game codes, replayed under each shift)."""
     tosses = prepared.tosses
     sums = _GameSums.of(prepared)
     pooled = _pooled(sums) if tosses else None
@@ -436,9 +458,14 @@ def sequential_power(prepared: _Prepared, family: int) -> SequentialPower:
     # the inverse of a variance estimated from G games overshoots by (G - 1) / (G - 4) on average
     # (inverse Wishart, 2 dimensions): without this, a short log promises too few tosses
     unbiased = max(scores.games - 4, 0) / max(scores.games - 1, 1)
+    # the robust variance a shifted colour would show, replayed on the table's own games (a fair
+    # log's variance is far too small for a colour whose held pieces pile up: see ``shifted``)
+    from companion.fairness.shifted import shifted_variances  # (it builds on this module's sums)
+
+    shifted = shifted_variances(tossed, game, *pooled, shifts)
     lambdas = {
         kind: np.array([
-            min(unbiased * _noncentrality(scores.information[c], scores.variance[c], shift),
+            min(unbiased * _noncentrality(shifted[kind][0][c], shifted[kind][1][c], shift),
                 _noncentrality(scores.information[c], scores.model_variance[c], shift))
             for c in range(len(COLOURS))
         ])
@@ -460,12 +487,15 @@ def sequential_power(prepared: _Prepared, family: int) -> SequentialPower:
     power_now = min(by_kind.values())
     enough = power_now >= TARGET_POWER
     promised = None
+    by_look: dict[int, float] = {}
     for look in range(max(reached - 1, 0), MAX_LOOKS):
-        if min(power_at(look, kind) for kind in BIAS_KINDS) >= TARGET_POWER:
+        by_look[look_at(look)] = min(power_at(look, kind) for kind in BIAS_KINDS)
+        if by_look[look_at(look)] >= TARGET_POWER:
             promised = look_at(look)
             break
     needed = None if promised is None else max(promised - tosses, 0)
-    return SequentialPower(TARGET_BIAS, TARGET_POWER, power_now, by_kind, enough, promised, needed)
+    latest = look_at(reached - 1) if reached else None
+    return SequentialPower(TARGET_BIAS, TARGET_POWER, power_now, by_kind, enough, promised, needed, latest, by_look)
 
 
 def _shifts(p_new: float, p_held: float) -> dict[str, npt.NDArray[np.float64]]:

@@ -14,7 +14,7 @@ from companion import COLOURS
 from companion.fairness.monitor import monitor_layer
 from companion.fairness.montecarlo import simulate_sessions
 from companion.fairness.report import BIAS, NO_BIAS, NOT_ENOUGH, build_report
-from companion.fairness.sequential import TARGET_POWER, look_at
+from companion.fairness.sequential import TARGET_POWER, look_at, look_points
 from companion.fairness.study_tower import StudyTower, game_index, play
 from companion.tower.model import TowerParams
 from tests.fairness.conftest import toss_data
@@ -61,9 +61,26 @@ def test_the_verdict_waits_for_the_promised_count_and_then_says_no_bias() -> Non
     power = pilot.layers["B1"].power
     assert pilot.verdict == NOT_ENOUGH and not power.enough and power.promised_tosses is not None
     assert power.tosses_needed == power.promised_tosses - 300
-    assert f"about {power.tosses_needed} more tosses" in pilot.detail
+    assert f"about {power.tosses_needed:,} more tosses" in pilot.detail
     assert power.promised_tosses in [look_at(j) for j in range(30)]  # promises name a look
     # at twice the promise (a pilot of 300 tosses is a rough guide) the claim "would have been caught" holds
     full = build_report(data.select(np.arange(20_000) < min(2 * power.promised_tosses, 20_000)))
     assert full.layers["B1"].power.power_now >= TARGET_POWER and full.verdict == NO_BIAS
     assert "would have been caught with at least 80 %" in full.detail
+
+
+def test_more_tosses_counts_to_the_first_check_where_the_chance_reaches_the_target() -> None:
+    """A fair 6,000-toss log between two checks: the chance quoted is the latest check's, and "about N
+    more tosses" leads to the first check whose expected chance reaches 80 %, which the detail names."""
+    tosses = 6000
+    grids = simulate_sessions(TowerParams(layer="B1"), 1, tosses, np.random.default_rng(2026))
+    report = build_report(toss_data(grids, 0))
+    power = report.layers["B1"].power
+    assert report.verdict == NOT_ENOUGH and power.promised_tosses is not None
+    assert power.latest_look == look_points(tosses)[-1] < tosses
+    assert power.power_by_look[power.latest_look] == power.power_now < TARGET_POWER
+    assert all(chance < TARGET_POWER for look, chance in power.power_by_look.items() if look < power.promised_tosses)
+    assert power.power_at_promise is not None and power.power_at_promise >= TARGET_POWER
+    assert f"{power.power_now:.0%} chance at the latest check ({power.latest_look:,} tosses)" in report.detail
+    assert (f"about {power.promised_tosses - tosses:,} more tosses to the check at {power.promised_tosses:,}, "
+            f"where the chance should be about {power.power_at_promise:.0%}") in report.detail

@@ -65,6 +65,20 @@ def test_loader_reads_back_what_iter_tosses_reads(store: Store) -> None:
     assert list(data.game_id) == [r.game_id for r in records]
 
 
+def test_loader_reads_every_drop_when_later_pages_drop_more_than_the_first(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The drop times' array is sized from the first page; pages with more drops make it grow."""
+    simulate_into_store(store, 40, TowerParams(), seed=1)
+    with store.write() as conn:  # the first page's tosses record no drop times
+        conn.execute("UPDATE tosses SET drop_times_ms = '[]' WHERE id IN (SELECT id FROM tosses ORDER BY id LIMIT 5)")
+    records = list(iter_tosses(store))
+    monkeypatch.setattr("companion.fairness.load.PAGE_ROWS", 5)
+    data = load_tosses(store)
+    assert data.drop_times_ms.tolist() == [t for r in records for t in r.drop_times_ms]
+    assert np.diff(data.drop_offsets).tolist() == [len(r.drop_times_ms) for r in records]
+
+
 def test_loader_falls_back_to_json_for_maps_in_another_form(store: Store) -> None:
     simulate_into_store(store, 5, TowerParams(), seed=2)
     expected = load_tosses(store)
