@@ -7,36 +7,13 @@ Targets (issue 3): replay of a 4-player log <= 20 ms, legal-claims query <= 0.2 
 
 from __future__ import annotations
 
-import platform
 import statistics
-import time
-from collections.abc import Callable
+
+from engine_bench import games_per_second, machine, print_replays, timed
 
 from companion.rules import Claim, Game
 from companion.rules.log import read_log, write_log
 from companion.rules.simulate import play_random_game
-
-
-def timed(fn: Callable[[], object], repeat: int) -> list[float]:
-    """Wall-clock seconds of ``repeat`` calls of ``fn``."""
-    out = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - start)
-    return out
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
 
 #: (edition, expansions) combinations measured; each prints the same figures.
 MEASURED: tuple[tuple[str, tuple[int, ...]], ...] = (("essential", ()), ("essential", (1, 2, 3, 4, 5)),
@@ -57,7 +34,7 @@ def claim_position(seed: int, edition: str = "essential", expansions: tuple[int,
 
 
 def main() -> None:
-    print(f"machine: {cpu_name()}, {platform.system()} {platform.release()}, Python {platform.python_version()}")
+    print(machine())
     for edition, expansions in MEASURED:
         print(f"--- {edition}" + (f" with expansions {', '.join(map(str, expansions))}" if expansions else ""))
         figures(edition, expansions)
@@ -69,11 +46,7 @@ def figures(edition: str, expansions: tuple[int, ...]) -> None:
     text = write_log(game)
     print(f"4-player log: {len(game.log)} actions, {len(text.splitlines())} lines, {len(text)} bytes")
 
-    replay = timed(lambda: Game.replay(game.setup, game.log), 30)
-    print(f"replay of the 4-player game (Game.replay): median {statistics.median(replay) * 1e3:.2f} ms, "
-          f"max {max(replay) * 1e3:.2f} ms  (target <= 20 ms)")
-    parse = timed(lambda: read_log(text), 30)
-    print(f"replay from JSON-lines text (read_log): median {statistics.median(parse) * 1e3:.2f} ms")
+    print_replays(lambda: Game.replay(game.setup, game.log), lambda: read_log(text))
 
     position = claim_position(7, edition, expansions)
     claims: list[Claim] = position.legal_claims()
@@ -81,12 +54,10 @@ def figures(edition: str, expansions: tuple[int, ...]) -> None:
     print(f"legal-claims query ({len(claims)} claims, display {sum(position.s.display.values())} keshis): "
           f"median {statistics.median(per_call) * 1e6:.1f} us  (target <= 200 us)")
 
-    games, start = 0, time.perf_counter()
-    while time.perf_counter() - start < 5.0:
-        play_random_game(4, 10_000 + games, edition=edition, expansions=expansions)
-        games += 1
-    rate = games / (time.perf_counter() - start)
-    print(f"random complete 4-player games: {rate:.1f} games/s on one core  (target >= 50)")
+    wall, cpu = games_per_second(lambda n: play_random_game(4, 10_000 + n, edition=edition, expansions=expansions),
+                                 5.0)
+    print(f"random complete 4-player games on one core: {wall:.1f} games/s wall, {cpu:.1f} games/s CPU  "
+          f"(target >= 50)")
 
 
 if __name__ == "__main__":

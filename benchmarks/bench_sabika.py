@@ -10,46 +10,17 @@ processes disturb far less; the load average is printed first.
 
 from __future__ import annotations
 
-import os
-import platform
-import statistics
 import time
-from collections.abc import Callable
+
+from engine_bench import games_per_second, machine, ms, timed
 
 from companion.sabika import Answer, Game
 from companion.sabika.log import read_log, write_log
 from companion.sabika.simulate import play_random_game
 
 
-def timed(fn: Callable[[], object], repeat: int, clock: Callable[[], float] = time.perf_counter) -> list[float]:
-    """Seconds of ``repeat`` calls of ``fn`` by ``clock`` (wall clock by default)."""
-    out = []
-    for _ in range(repeat):
-        start = clock()
-        fn()
-        out.append(clock() - start)
-    return out
-
-
-def ms(samples: list[float]) -> str:
-    return f"median {statistics.median(samples) * 1e3:.2f} ms, max {max(samples) * 1e3:.2f} ms"
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
 def main() -> None:
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"machine: {cpu_name()}, {os.cpu_count()} cores, load average {load:.1f}, {platform.system()} "
-          f"{platform.release()}, Python {platform.python_version()}")
+    print(machine())
     game = play_random_game(4, 2026)
     text = write_log(game)
     answers = sum(1 for a in game.log if isinstance(a, Answer))
@@ -66,13 +37,9 @@ def main() -> None:
     print(f"replay with a saved board profile ({len(plays)} actions), wall: {ms(saved)}")
     print(f"replay from JSON-lines text (read_log), wall: {ms(timed(lambda: read_log(text, 'bench'), 30))}")
 
-    games, wall, cpu = 0, time.perf_counter(), time.process_time()
-    while time.perf_counter() - wall < 6.0:
-        play_random_game(4, 10_000 + games)
-        games += 1
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    print(f"random complete 4-player games on one core: {games / wall:.1f} games/s wall, "
-          f"{games / cpu:.1f} games/s CPU  (target >= 50)")
+    wall, cpu = games_per_second(lambda n: play_random_game(4, 10_000 + n), 6.0)
+    print(f"random complete 4-player games on one core: {wall:.1f} games/s wall, {cpu:.1f} games/s CPU  "
+          f"(target >= 50)")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.engine_kit import AnswerAction, ChooseAction, json_field
 from companion.morocco.errors import ActionFormatError
 
 Space = tuple[int, int]
@@ -73,26 +74,12 @@ class EndTurn:
     player: int
 
 
-@dataclass(frozen=True)
-class Choose:
+class Choose(ChooseAction):
     """Answer ``player``'s pending decision with one of its options."""
 
-    player: int
-    option: Any
 
-    def __hash__(self) -> int:
-        return hash((self.player, repr(self.option)))
-
-
-@dataclass(frozen=True)
-class Answer:
+class Answer(AnswerAction):
     """The table answers a question about a printed value (kept in the board profile)."""
-
-    key: str
-    value: Any
-
-    def __hash__(self) -> int:
-        return hash((self.key, repr(self.value)))
 
 
 Action = Roll | Scout | Place | Pass | Swap | EndTurn | Choose | Answer
@@ -125,12 +112,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
 
 
 def _field(data: Mapping[str, Any], key: str, kind: type) -> Any:
-    if key not in data:
-        raise ActionFormatError(f"{data.get('type')} action lacks field {key!r}")
-    value = data[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise ActionFormatError(f"{data.get('type')} action field {key!r} has the wrong type: {value!r}")
-    return value
+    return json_field(data, key, kind, ActionFormatError)
 
 
 def _space(data: Mapping[str, Any], key: str) -> Space:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion import COLOURS
+from companion.engine_kit import AnswerAction, ChooseAction, json_field
 from companion.rules.errors import ActionFormatError
 
 
@@ -62,26 +63,12 @@ class UseAssistant:
     mode: str
 
 
-@dataclass(frozen=True)
-class Choose:
+class Choose(ChooseAction):
     """Answer the pending decision of ``player`` with one of its options."""
 
-    player: int
-    option: Any
 
-    def __hash__(self) -> int:
-        return hash((self.player, repr(self.option)))
-
-
-@dataclass(frozen=True)
-class Answer:
+class Answer(AnswerAction):
     """The table answers a question about a printed board value (remembered in the board profile)."""
-
-    key: str
-    value: Any
-
-    def __hash__(self) -> int:
-        return hash((self.key, repr(self.value)))
 
 
 Action = Select | Release | Claim | UseAssistant | Choose | Answer
@@ -117,12 +104,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
 
 
 def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    if key not in data:
-        raise ActionFormatError(f"{data.get('type')} action lacks field {key!r}")
-    value = data[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise ActionFormatError(f"{data.get('type')} action field {key!r} has the wrong type: {value!r}")
-    return value
+    return json_field(data, key, kind, ActionFormatError)
 
 
 def _strings(data: Mapping[str, Any], key: str) -> tuple[str, ...]:

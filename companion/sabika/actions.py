@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.engine_kit import AnswerAction, ChooseAction
 from companion.sabika.errors import ActionFormatError
 
 
@@ -30,26 +31,12 @@ class Rest:
     worker: str
 
 
-@dataclass(frozen=True)
-class Choose:
+class Choose(ChooseAction):
     """Answer the pending decision of ``player`` with one of its options."""
 
-    player: int
-    option: Any
 
-    def __hash__(self) -> int:
-        return hash((self.player, repr(self.option)))
-
-
-@dataclass(frozen=True)
-class Answer:
+class Answer(AnswerAction):
     """The table answers a question about a printed value (kept in the board profile)."""
-
-    key: str
-    value: Any
-
-    def __hash__(self) -> int:
-        return hash((self.key, repr(self.value)))
 
 
 Action = Work | Rest | Choose | Answer

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from companion.morocco import Game, Roll, Scout, SetupOptions, board
 
 SARAH, JAN, MARIE, LUKAS, AMAL = 0, 1, 2, 3, 4
@@ -74,14 +72,4 @@ def put(game: Game, seat: int, worker: str, at: tuple[int, int]) -> None:
         p.bodyguards -= 1
     else:
         p.tourists -= 1
-
-
-def rejected(game: Game, action: Any, error: type[Exception], *fragments: str) -> None:
-    """``action`` raises ``error`` whose message holds every fragment; state and log stay as they were."""
-    before, log = game.to_dict(), list(game.log)
-    with pytest.raises(error) as info:
-        game.apply(action)
-    for fragment in fragments:
-        assert fragment in str(info.value), str(info.value)
-    assert game.to_dict() == before and game.log == log
 

@@ -25,7 +25,8 @@ from companion.morocco import (
 )
 from companion.morocco.simulate import play_random_game
 from companion.rules import RuleError as MarrakeshRuleError
-from tests.morocco.helpers import JAN, MARIE, SARAH, give, new_game, put, rejected, space, to_assign
+from tests.engine_helpers import rejected
+from tests.morocco.helpers import JAN, MARIE, SARAH, give, new_game, put, space, to_assign
 
 
 def idx(at: tuple[int, int]) -> int:

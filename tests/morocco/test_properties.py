@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from companion.morocco import Game, Pass, Place, action_from_dict, action_to_dict, board
 from companion.morocco.log import read_log, write_log
 from companion.morocco.simulate import new_random_game, play_random_game
+from tests.engine_helpers import play_out
 
 players_st = st.sampled_from([2, 3, 4, 5])
 seed_st = st.integers(min_value=0, max_value=2**31)
@@ -64,13 +65,7 @@ def check_invariants(game: Game) -> None:
 @given(players=players_st, seed=seed_st)
 def test_random_games_reach_final_scoring_keeping_the_invariants(players: int, seed: int) -> None:
     game, player = new_random_game(players, seed)
-    check_invariants(game)
-    while not game.finished:
-        game.apply(player.action(game))
-        check_invariants(game)
-        if len(game.log) % 25 == 0:  # the UI's snapshot is plain JSON
-            view = game.to_dict()
-            assert json.loads(json.dumps(view)) == view
+    play_out(game, player, check_invariants)
     assert game.s.end_reason is not None and game.to_move is None and list(game.legal_actions()) == []
     for p in game.players:
         assert {"juice", "largest_district", "gold"} <= set(p.breakdown)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from companion.rules import (
@@ -25,18 +23,8 @@ from companion.rules import (
     WrongPhase,
 )
 from companion.rules.simulate import play_random_game
+from tests.engine_helpers import rejected
 from tests.rules.helpers import JAN, LUKAS, MARIE, SARAH, new_game, select_all, to_assistants
-
-
-def rejected(game: Game, action: Any, error: type[Exception], *fragments: str) -> None:
-    """``action`` raises ``error`` whose message holds every fragment; state and log stay as they were."""
-    before, log = game.to_dict(), list(game.log)
-    with pytest.raises(error) as info:
-        game.apply(action)
-    for fragment in fragments:
-        assert fragment in str(info.value)
-    assert game.to_dict() == before and game.log == log
-
 
 # --- phase 1 -----------------------------------------------------------------------------------------
 

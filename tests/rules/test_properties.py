@@ -24,6 +24,7 @@ from companion.rules.effects import sahara_paths
 from companion.rules.log import read_log, write_log
 from companion.rules.simulate import DEFAULT_NAMES, RandomPlayer, play_random_game
 from companion.tower.model import SimulatedTower, TowerParams
+from tests.engine_helpers import play_out
 
 players_st = st.sampled_from([2, 3, 4])
 ALL_EXPANSIONS = (1, 2, 3, 4, 5)
@@ -78,13 +79,7 @@ def random_session(players: int, seed: int, expansions: Sequence[int] = (), edit
 def test_random_games_reach_final_scoring_keeping_the_invariants(players: int, seed: int,
                                                                   expansions: Sequence[int], edition: str) -> None:
     game, player = random_session(players, seed, expansions, edition)
-    check_invariants(game)
-    while not game.finished:
-        game.apply(player.action(game))
-        check_invariants(game)
-        if len(game.log) % 25 == 0:  # the UI's snapshot is plain JSON
-            view = game.to_dict()
-            assert json.loads(json.dumps(view)) == view
+    play_out(game, player, check_invariants)
     assert game.season == 3 and game.phase == "finished"
     assert {"filled_sectors", "oases", "resources"} <= set().union(*(p.breakdown for p in game.players))
     assert game.winners()

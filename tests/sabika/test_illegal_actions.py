@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from companion.sabika import (
@@ -24,17 +22,8 @@ from companion.sabika import (
     action_from_dict,
 )
 from companion.sabika.log import read_log, write_log
+from tests.engine_helpers import rejected
 from tests.sabika.helpers import BASE_PROFILE, BLUE, NAMES, PINK, YELLOW, answer_questions, choose, give, new_game
-
-
-def rejected(game: Game, action: Any, error: type[Exception], *fragments: str) -> None:
-    """``action`` raises ``error`` whose message holds every fragment; state and log stay as they were."""
-    before, log = game.to_dict(), list(game.log)
-    with pytest.raises(error) as info:
-        game.apply(action)
-    for fragment in fragments:
-        assert fragment in str(info.value)
-    assert game.to_dict() == before and game.log == log
 
 
 def test_turn_order() -> None:
