@@ -10,9 +10,10 @@ a player or the table.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
 
+from companion.engine_game import EngineGame
 from companion.morocco import board, effects, scoring
 from companion.morocco.actions import Action, Answer, Choose, EndTurn, Pass, Place, Roll, Scout, Swap
 from companion.morocco.errors import (
@@ -32,83 +33,48 @@ from companion.morocco.setup import OVERFLOW_KEY, SetupOptions, resolve_setup, v
 from companion.morocco.state import GameState, PlayerState, initial_state
 from companion.rules.decisions import NeedInput, choice, question
 
-TABLE = "table"
 LINES: tuple[str, ...] = tuple(f"row{i}" for i in range(1, 6)) + tuple(f"column{i}" for i in range(1, 6))
 """Names of the ten cube places a gold coin can swap (MOR:L161)."""
 
 
-class Game:
+class Game(EngineGame[GameState, PlayerState]):
     """One game of Morocco. Create with ``Game.new(SetupOptions(...))``."""
 
     game_name = "morocco"
+    rule_error = RuleError
+    wrong_phase = WrongPhase
+    illegal_choice = IllegalChoice
+    not_your_turn = NotYourTurn
+    moves: ClassVar[Mapping[type, str]] = {
+        Answer: "_answer",
+        Choose: "_choose",
+        Roll: "_roll",
+        Scout: "_scout",
+        Place: "_place",
+        Pass: "_pass",
+        Swap: "_swap",
+        EndTurn: "_end_turn",
+    }
 
-    def __init__(self, setup: dict[str, Any]) -> None:
-        """Start from a resolved setup (``Game.new`` makes one; a log header holds one); checks it first."""
-        self.s: GameState = initial_state(validate_setup(setup))
-        self.log: list[Action] = []
-        self._cursor = 0
-        self._run()
+    def _initial_state(self, setup: dict[str, Any]) -> GameState:
+        """The state after setup, once the setup is checked."""
+        return initial_state(validate_setup(setup))
 
     @classmethod
     def new(cls, options: SetupOptions) -> Game:
         """A new game from setup options (draws the table did not enter come from ``options.seed``)."""
         return cls(resolve_setup(options))
 
-    @classmethod
-    def replay(cls, setup: dict[str, Any], actions: Sequence[Action]) -> Game:
-        """Rebuild a game from its resolved setup and action log."""
-        game = cls(setup)
-        for action in actions:
-            game.apply(action)
-        return game
-
     # --- views ------------------------------------------------------------------------------------
-
-    @property
-    def setup(self) -> dict[str, Any]:
-        """The resolved setup (first line of the log)."""
-        return self.s.setup
-
-    @property
-    def profile(self) -> dict[str, Any]:
-        """The board profile: printed values answered by the table so far."""
-        return self.s.profile
-
-    @property
-    def phase(self) -> str:
-        """roll, scout, assign or finished."""
-        return self.s.phase
 
     @property
     def round(self) -> int:
         """Round number from 1."""
         return self.s.round
 
-    @property
-    def finished(self) -> bool:
-        """True after final scoring."""
-        return self.s.finished
-
-    @property
-    def pending(self) -> dict[str, Any] | None:
-        """The decision or question the game waits for, if any."""
-        return self.s.pending
-
-    @property
-    def players(self) -> list[PlayerState]:
-        """The families in seat order."""
-        return self.s.players
-
-    def name(self, seat: int) -> str:
-        """Player ``seat``'s name."""
-        return self.s.players[seat].name
-
-    @property
-    def to_move(self) -> int | str | None:
-        """The seat that must act now, ``"table"`` (questions), or None when finished."""
+    def _phase_mover(self) -> int | str | None:
+        """The seat to roll, scout or assign a worker in turn order."""
         s = self.s
-        if s.pending is not None:
-            return TABLE if s.pending["player"] is None else int(s.pending["player"])
         if s.phase == "roll":
             return s.order()[s.rolls]
         if s.phase == "scout":
@@ -328,50 +294,6 @@ class Game:
 
     # --- applying ------------------------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Validate and apply ``action``; on a rule violation raise ``RuleError`` and change nothing."""
-        if self.s.finished:
-            raise WrongPhase("the game is over: no more actions")
-        if isinstance(action, Answer):
-            self._answer(action)
-        elif isinstance(action, Choose):
-            self._choose(action)
-        elif self.s.pending is not None:
-            raise WrongPhase(f"{self._actor_text()} must first answer: {self.s.pending['prompt']}")
-        elif isinstance(action, Roll):
-            self._roll(action)
-        elif isinstance(action, Scout):
-            self._scout(action)
-        elif isinstance(action, Place):
-            self._place(action)
-        elif isinstance(action, Pass):
-            self._pass(action)
-        elif isinstance(action, Swap):
-            self._swap(action)
-        elif isinstance(action, EndTurn):
-            self._end_turn(action)
-        else:
-            raise RuleError(f"not a Morocco action: {action!r}")
-        self.log.append(action)
-        self._run()
-
-    def undo(self) -> Action:
-        """Take back the last action (by replaying the rest of the log); returns it."""
-        if not self.log:
-            raise RuleError("nothing to undo: the game is at its start")
-        last = self.log[-1]
-        rebuilt = type(self).replay(self.s.setup, self.log[:-1])
-        self.s, self.log = rebuilt.s, rebuilt.log
-        return last
-
-    def _actor_text(self) -> str:
-        actor = self.to_move
-        return "the table" if actor == TABLE else self.name(int(actor)) if actor is not None else "nobody"
-
-    def _player_name(self, seat: Any) -> str:
-        ok = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.s.players)
-        return self.name(seat) if ok else f"player {seat!r}"
-
     def _expect(self, seat: int, phase: str, what: str) -> PlayerState:
         """The acting player's state, after checking the phase, the seat and whose turn it is."""
         s = self.s
@@ -536,19 +458,6 @@ class Game:
             raise IllegalEndTurn(f"{p.name} must place a worker (or pass when unable) before ending the turn "
                                  "(MOR:L102)")
         s.turn, s.placed = s.turn + 1, False
-
-    def _choose(self, a: Choose) -> None:
-        pending = self.s.pending
-        if pending is None or pending["kind"] != "choice":
-            raise IllegalChoice(f"{self._player_name(a.player)} has nothing to choose now")
-        if a.player != pending["player"]:
-            raise NotYourTurn(f"it is not {self._player_name(a.player)}'s choice: {self._actor_text()} "
-                              f"must answer: {pending['prompt']}")
-        if a.option not in pending["options"]:
-            raise IllegalChoice(f"{self.name(a.player)} chose {a.option!r}, which is not an option for "
-                                f"'{pending['prompt']}'; options: {pending['options']}")
-        self.s.stack[-1].setdefault("_in", []).append(a.option)
-        self.s.pending = None
 
     def _answer(self, a: Answer) -> None:
         pending = self.s.pending

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from companion import COLOURS
+from companion.engine_game import TABLE, EngineGame
 from companion.rules import desert_towns, expansions, scoring, scrolls, sectors, tiles  # noqa: F401 (handlers)
 from companion.rules.actions import Action, Answer, Choose, Claim, Release, Select, UseAssistant
 from companion.rules.board import ASSISTANT_SPACES, COLOUR_SECTOR, GOODS, LAP, ROUNDS, SEASONS, SECTORS
@@ -34,21 +35,25 @@ from companion.rules.errors import (
 from companion.rules.setup import SetupOptions, initial_state, resolve_setup
 from companion.rules.state import GameState, PlayerState
 
-TABLE = "table"
 
-
-class Game:
+class Game(EngineGame[GameState, PlayerState]):
     """One Marrakesh Essential game. Create with ``Game.new(SetupOptions(...))``."""
 
     edition: ClassVar[str] = "essential"
+    rule_error = RuleError
+    wrong_phase = WrongPhase
+    illegal_choice = IllegalChoice
+    not_your_turn = NotYourTurn
+    moves: ClassVar[Mapping[type, str]] = {
+        Answer: "_answer",
+        Choose: "_choose",
+        Select: "_select",
+        Release: "_release",
+        Claim: "_claim",
+        UseAssistant: "_use_assistant",
+    }
     lap: ClassVar[int] = LAP
     """Points per lap of the scoring track (the lap tiles show lap and 2 * lap)."""
-
-    def __init__(self, setup: dict[str, Any]) -> None:
-        self.s: GameState = self._initial_state(setup)
-        self.log: list[Action] = []
-        self._cursor = 0
-        self._run()
 
     # --- construction ---------------------------------------------------------------------------
 
@@ -72,34 +77,16 @@ class Game:
         return initial_state(setup)
 
     @classmethod
-    def replay(cls, setup: dict[str, Any], actions: Sequence[Action]) -> Game:
+    def replay(cls, setup: dict[str, Any], actions: Sequence[Any]) -> Game:
         """Rebuild a game from its resolved setup and action log (of the edition the setup names)."""
         edition = setup.get("edition", cls.edition)
         if cls is Game and edition != cls.edition:
             from companion.rules.variants import game_class
 
             return game_class(str(edition)).replay(setup, actions)
-        game = cls(setup)
-        for action in actions:
-            game.apply(action)
-        return game
+        return super().replay(setup, actions)
 
     # --- views ------------------------------------------------------------------------------------
-
-    @property
-    def setup(self) -> dict[str, Any]:
-        """The resolved setup (first line of the log)."""
-        return self.s.setup
-
-    @property
-    def profile(self) -> dict[str, Any]:
-        """The board profile: printed values shipped or answered so far."""
-        return self.s.profile
-
-    @property
-    def phase(self) -> str:
-        """select, toss, claim, exchange, assistants, round_end, season_end, final or finished."""
-        return self.s.phase
 
     @property
     def season(self) -> int:
@@ -121,40 +108,17 @@ class Game:
         """Seat holding the season tracker."""
         return self.s.season_player
 
-    @property
-    def finished(self) -> bool:
-        """True after final scoring."""
-        return self.s.finished
-
-    @property
-    def pending(self) -> dict[str, Any] | None:
-        """The decision or question the game waits for, if any."""
-        return self.s.pending
-
-    @property
-    def players(self) -> list[PlayerState]:
-        """The player boards in seat order."""
-        return self.s.players
-
     def p(self, index: int) -> PlayerState:
         """Player ``index``'s board."""
         return self.s.players[index]
-
-    def name(self, index: int) -> str:
-        """Player ``index``'s name."""
-        return self.s.players[index].name
 
     def round_number(self) -> int:
         """Rounds since the start of the game (1-12)."""
         return (self.s.season - 1) * ROUNDS + self.s.round
 
-    @property
-    def to_move(self) -> int | str | None:
-        """The seat that must act now, ``"table"`` (tower release, questions), or None when finished."""
+    def _phase_mover(self) -> int | str | None:
+        """The next seat to select, the table for the toss, the seat to claim or use an assistant."""
         s = self.s
-        if s.pending is not None:
-            player = s.pending["player"]
-            return TABLE if player is None else int(player)
         if s.phase == "select":
             for i in s.order():
                 if not s.players[i].has_selected:
@@ -444,42 +408,6 @@ class Game:
 
     # --- applying ---------------------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Validate and apply ``action``; on a rule violation raise ``RuleError`` and change nothing."""
-        if self.s.finished:
-            raise WrongPhase("the game is over: no more actions")
-        if isinstance(action, Answer):
-            self._answer(action)
-        elif isinstance(action, Choose):
-            self._choose(action)
-        elif self.s.pending is not None:
-            raise WrongPhase(f"{self._actor_text()} must first answer: {self.s.pending['prompt']}")
-        elif isinstance(action, Select):
-            self._select(action)
-        elif isinstance(action, Release):
-            self._release(action)
-        elif isinstance(action, Claim):
-            self._claim(action)
-        elif isinstance(action, UseAssistant):
-            self._use_assistant(action)
-        else:
-            raise RuleError(f"not an action: {action!r}")
-        self.log.append(action)
-        self._run()
-
-    def undo(self) -> Action:
-        """Take back the last action (by replaying the rest of the log); returns it."""
-        if not self.log:
-            raise RuleError("nothing to undo: the game is at its start")
-        last = self.log[-1]
-        rebuilt = type(self).replay(self.s.setup, self.log[:-1])
-        self.s, self.log = rebuilt.s, rebuilt.log
-        return last
-
-    def _actor_text(self) -> str:
-        actor = self.to_move
-        return "the table" if actor == TABLE else self.name(int(actor)) if actor is not None else "nobody"
-
     def _seat(self, seat: int, rule: type[RuleError]) -> PlayerState:
         if not isinstance(seat, int) or not 0 <= seat < len(self.s.players):
             raise rule(f"there is no player {seat!r} in this {len(self.s.players)}-player game")
@@ -521,9 +449,6 @@ class Game:
         for c in a.colours:
             p.screen[c] -= 1
         p.selected, p.assistants, p.has_selected = list(a.colours), targets, True
-
-    def _player_name(self, seat: Any) -> str:
-        return self.name(seat) if isinstance(seat, int) and 0 <= seat < len(self.s.players) else f"player {seat!r}"
 
     def _release(self, a: Release) -> None:
         s = self.s
@@ -641,19 +566,6 @@ class Game:
         """
         return not sectors.new_keshi_possible(self, seat, sector) and not sectors.action_possible(self, seat, sector)
 
-    def _choose(self, a: Choose) -> None:
-        pending = self.s.pending
-        if pending is None or pending["kind"] != "choice":
-            raise IllegalChoice(f"{self._player_name(a.player)} has nothing to choose now")
-        if a.player != pending["player"]:
-            raise NotYourTurn(f"it is not {self._player_name(a.player)}'s choice: {self._actor_text()} "
-                              f"must answer: {pending['prompt']}")
-        if a.option not in pending["options"]:
-            raise IllegalChoice(f"{self.name(a.player)} chose {a.option!r}, which is not an option for "
-                                f"'{pending['prompt']}'; options: {pending['options']}")
-        self.s.stack[-1].setdefault("_in", []).append(a.option)
-        self.s.pending = None
-
     def _answer(self, a: Answer) -> None:
         pending = self.s.pending
         if pending is None or pending["kind"] not in ("question", "draw"):
@@ -669,7 +581,7 @@ class Game:
             raise IllegalAnswer(f"{a.value!r} is not a possible answer to '{pending['prompt']}'; "
                                 f"options: {pending['options']}")
         if pending["kind"] == "draw":  # a tile drawn at the table: this game's event, not a board value
-            self.s.stack[-1].setdefault("_in", []).append(a.value)
+            self._resume_with(a.value)
         else:
             self.s.profile[a.key] = a.value
         self.s.pending = None

@@ -10,10 +10,11 @@ engine runs effects (``handlers.HANDLERS``) from a stack until a player must dec
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import Any
 
 # Effect handlers register themselves in handlers.HANDLERS when their module is imported.
+from companion.engine_game import EngineGame
 from companion.sabika import handlers, inner, middle, outer, reveals, round_end, rules, scoring  # noqa: F401
 from companion.sabika.actions import Action, Answer, Choose, Rest, Work
 from companion.sabika.components import WORKER_WORDS, WORKERS
@@ -22,8 +23,6 @@ from companion.sabika.questions import Spec, answer_ok, board_questions, compone
 from companion.sabika.rondel import Layout
 from companion.sabika.setup import SetupOptions, initial_state, resolve_setup
 from companion.sabika.state import GameState, PlayerState
-
-TABLE = "table"
 
 
 class NeedInput(Exception):  # noqa: N818 - a control-flow signal, not an error
@@ -34,65 +33,30 @@ class NeedInput(Exception):  # noqa: N818 - a control-flow signal, not an error
         self.decision = decision
 
 
-class Game:
+class Game(EngineGame[GameState, PlayerState]):
     """One Sabika game for 2-4 players. Create with ``Game.new(SetupOptions(...))``."""
 
     game = "sabika"
+    rule_error = RuleError
 
     def __init__(self, setup: dict[str, Any]) -> None:
-        self.s: GameState = initial_state(setup)
-        self.log: list[Action] = []
-        self._cursor = 0
         self._layout: Layout | None = None
         self.scan = True
         self._known: set[str] = set()
         self._questions: Iterator[Spec] | None = None
         self._current: dict[str, Any] | None = None
-        self._run()
+        super().__init__(setup)
+
+    def _initial_state(self, setup: dict[str, Any]) -> GameState:
+        """The state after setup."""
+        return initial_state(setup)
 
     @classmethod
     def new(cls, options: SetupOptions) -> Game:
         """A new game from setup options (random draws from ``options.seed``)."""
         return cls(resolve_setup(options))
 
-    @classmethod
-    def replay(cls, setup: dict[str, Any], actions: Sequence[Action]) -> Game:
-        """Rebuild a game from its resolved setup and action log."""
-        game = cls(setup)
-        for action in actions:
-            game.apply(action)
-        return game
-
     # --- views --------------------------------------------------------------------------------------
-
-    @property
-    def setup(self) -> dict[str, Any]:
-        return self.s.setup
-
-    @property
-    def profile(self) -> dict[str, Any]:
-        """The board profile: printed values shipped or answered so far."""
-        return self.s.profile
-
-    @property
-    def pending(self) -> dict[str, Any] | None:
-        return self.s.pending
-
-    @property
-    def phase(self) -> str:
-        """setup, start_tiles, actions, end_round, final or finished."""
-        return self.s.phase
-
-    @property
-    def finished(self) -> bool:
-        return self.s.finished
-
-    @property
-    def players(self) -> list[PlayerState]:
-        return self.s.players
-
-    def name(self, seat: int) -> str:
-        return self.s.players[seat].name
 
     @property
     def layout(self) -> Layout:
@@ -101,16 +65,9 @@ class Game:
             self._layout = Layout.from_profile(self.s.profile, len(self.s.players))
         return self._layout
 
-    @property
-    def to_move(self) -> int | str | None:
-        """The seat that must act now, ``"table"`` for a question, None when finished."""
-        s = self.s
-        if s.pending is not None:
-            player = s.pending["player"]
-            return TABLE if player is None else int(player)
-        if s.phase == "actions":
-            return s.turn
-        return None
+    def _phase_mover(self) -> int | None:
+        """The seat taking its turn in the actions phase."""
+        return self.s.turn if self.s.phase == "actions" else None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view of the whole state (equal for equal games)."""
@@ -209,7 +166,7 @@ class Game:
         s = self.s
         if isinstance(action, Answer) and s.pending is not None and s.pending["kind"] == "draw":
             s.pending = None
-            s.stack[-1].setdefault("_in", []).append(action.value)
+            self._resume_with(action.value)
         elif isinstance(action, Answer):
             s.profile[action.key] = action.value
             s.pending = None
@@ -217,20 +174,13 @@ class Game:
             self.scan = True
         elif isinstance(action, Choose):
             s.pending = None
-            s.stack[-1].setdefault("_in", []).append(action.option)
+            self._resume_with(action.option)
         elif isinstance(action, Work):
             self.push(*rules.work_effects(self, action.player, action.worker, action.square))
         else:
             self.push(*rules.rest_effects(self, action.player, action.worker))
         self.log.append(action)
         self._run()
-
-    def undo(self) -> None:
-        """Take back the last action (exact: replay of the log without it)."""
-        if not self.log:
-            raise RuleError("there is nothing to undo: the game is at its start")
-        fresh = Game.replay(self.s.setup, self.log[:-1])
-        self.__dict__.update(fresh.__dict__)
 
     def _turn_owner(self, player: int, what: str) -> None:
         s = self.s
