@@ -6,12 +6,26 @@ so 30 phones cost one ``to_dict`` and one legal-action listing per change.
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
 from companion import COLOURS
+from companion.rules import Game
+from companion.rules.board import COLOUR_SECTOR, GOODS, MARKER_COLOURS, SECTOR_COLOUR, SECTORS, TRACK_MAX
 from companion.web import engine
 from companion.web.games import LiveGame
+
+#: A follow-up decision with more options than this stays a screen of its own (one tap each is no saving).
+MAX_FOLLOW_UP_OPTIONS = 6
+#: Above this many legal actions no follow-ups are looked ahead (each costs a copy of the state).
+MAX_LOOKAHEAD_ACTIONS = 24
+
+#: The player board's sectors in player words (the engine's keys are never shown).
+SECTOR_WORDS: dict[str, str] = {
+    "river": "River", "date_orchard": "Date orchard", "souk": "Souk", "main_square": "Main square",
+    "madrasa": "Madrasa", "palace": "Palace", "mosque": "Mosque", "medina": "Medina", "sahara": "Sahara",
+}
 
 
 def build_view(live: LiveGame, last_event_id: int) -> dict[str, Any]:
@@ -45,6 +59,7 @@ def _fresh(live: LiveGame) -> dict[str, Any]:
         turn = "The table"
     else:
         turn = names[int(to_move)]
+    legal = with_follow_ups(game, engine.legal_json(game, names), names)
     winners: list[str] = []
     if game.finished:
         winners = [names[i] if isinstance(i, int) else str(i) for i in game.winners()]
@@ -67,7 +82,7 @@ def _fresh(live: LiveGame) -> dict[str, Any]:
         "pending": game.pending,
         "finished": bool(game.finished),
         "winners": winners,
-        "legal": engine.legal_json(game, names),
+        "legal": legal,
         "selections": engine.selection_options(game),
         "pieces_in": pieces_in(state),
         "tower_result": live.tower_result,
@@ -77,8 +92,43 @@ def _fresh(live: LiveGame) -> dict[str, Any]:
         "undo": undo_view(live),
         "category_labels": {key: engine.category_text(key) for key in sorted(
             set(engine.CATEGORY_LABELS).union(*(p["breakdown"] for p in state["players"])))},
+        "boards": boards(state, live.seating),
+        "score_track": score_track(state, live.seating, type(game).lap),
+        "claim_display": claim_display(state, legal, names),
         "state": state,
     }
+
+
+def with_follow_ups(game: Game, legal: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """Each legal action of a player that leads straight to another decision of the same player
+    gets that decision as ``then`` (``{prompt, options: [{action, label}]}``), so a phone can offer
+    "souk assistant → new yellow keshi" as one tap (two requests) instead of two screens.
+
+    Looked ahead on a copy of the game (never the live one), once per game version like the rest of
+    the view. Decisions for the table (printed values, draws) and other players are never looked ahead.
+    """
+    mover = game.to_move
+    if not isinstance(mover, int) or len(legal) > MAX_LOOKAHEAD_ACTIONS:
+        return legal
+    out = []
+    for entry in legal:
+        ahead = _fork(game)
+        try:
+            ahead.apply(engine.parse_action(entry["action"]))
+        except Game.rule_error:
+            out.append(entry)
+            continue
+        pending = ahead.pending
+        if (pending is not None and pending.get("kind") == "choice" and pending.get("player") == mover
+                and 1 < len(pending["options"]) <= MAX_FOLLOW_UP_OPTIONS and not ahead.finished):
+            entry = {**entry, "then": {"prompt": pending["prompt"], "options": engine.legal_json(ahead, names)}}
+        out.append(entry)
+    return out
+
+
+def _fork(game: Game) -> Game:
+    """A copy of ``game`` to try an action on (the log is shared read-only: it is only appended to)."""
+    return copy.deepcopy(game, memo={id(game.log): list(game.log)})
 
 
 def undo_view(live: LiveGame) -> dict[str, Any]:
@@ -118,3 +168,83 @@ def pieces_in(state: dict[str, Any]) -> dict[str, int]:
             if colour in counts:
                 counts[colour] += 1
     return counts
+
+
+def boards(state: dict[str, Any], seating: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each player's board as the table sees it, drawn from ``to_dict()`` only, in seat order.
+
+    Per sector: how strong it is (marker step, or the keshis placed there), out of 8, and whether a
+    water vendor stands on it; then the pawns on the shared board (fisherman, palace courtier, imam's
+    student), scrolls, oases, goods and resources.
+    """
+    return [_board(seat, player, seating[seat] if seat < len(seating) else {})
+            for seat, player in enumerate(state["players"])]
+
+
+def _board(seat: int, player: dict[str, Any], seat_info: dict[str, Any]) -> dict[str, Any]:
+    placed = player.get("sector_keshis") or player.get("markers") or {}
+    kind = "keshis" if "sector_keshis" in player else "marker"
+    strength = {COLOUR_SECTOR[c]: n for c, n in placed.items() if c in COLOUR_SECTOR}
+    strength["main_square"] = len(player["entertainers"])
+    strength["medina"] = int(player["watchtower"]) + len(player["gates"])
+    strength["sahara"] = sum(player["sahara"].values())
+    vendors = set(player["water_vendors"])
+    sectors = []
+    for sector in SECTORS:
+        colour = SECTOR_COLOUR.get(sector)
+        if sector == "souk":
+            sectors.append({"sector": sector, "label": SECTOR_WORDS[sector], "colours": list(GOODS),
+                            "kind": "goods", "value": sum(player["goods"].get(g, 0) for g in GOODS),
+                            "max": None, "vendor": False})
+            continue
+        sectors.append({"sector": sector, "label": SECTOR_WORDS[sector], "colours": [colour],
+                        "kind": kind if colour in MARKER_COLOURS else "keshis",
+                        "value": int(strength.get(sector, 0)), "max": TRACK_MAX, "vendor": sector in vendors})
+    return {
+        "seat": seat, "name": player["name"], "colour": seat_info.get("colour") or "",
+        "score": player["score"], "sectors": sectors,
+        "river": {"space": player["fisherman"], "jetty_spot": player["jetty_spot"]},
+        "palace": player["palace"], "mosque": player["mosque"],
+        "scrolls": list(player["scrolls"]),
+        "oases": {"discovered": sum(1 for d in player["discovered"] if d), "spaces": len(player["discovered"]),
+                  "claimed": list(player["claimed_oases"])},
+        "goods": {g: int(player["goods"].get(g, 0)) for g in GOODS},
+        "luxury_goods": len(player["luxury_goods"]),
+        "resources": dict(player["resources"]),
+        "assistants": list(player.get("assistants", [])),
+    }
+
+
+def score_track(state: dict[str, Any], seating: list[dict[str, Any]], lap: int) -> dict[str, Any]:
+    """The scoring track: every marker's space on the ``lap``-space track and its laps (the 70/140 tile)."""
+    colours = [s.get("colour", "") for s in seating]
+    markers = [{"seat": seat, "name": p["name"], "colour": colours[seat] if seat < len(colours) else "",
+                "score": p["score"], "space": p["score"] % lap, "laps": p["score"] // lap}
+               for seat, p in enumerate(state["players"])]
+    return {"lap": lap, "markers": sorted(markers, key=lambda m: (-m["score"], m["seat"]))}
+
+
+def claim_display(state: dict[str, Any], legal: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """The tower-base display per colour and, while claiming, how many of it the mover may take and where they go.
+
+    ``takes`` is the most of that colour one of the mover's legal claims takes (0: that sector of theirs
+    is complete); ``None`` outside the claim phase.
+    """
+    display = state["tower"]["display"]
+    claiming = state.get("phase") == "claim" and isinstance(state.get("to_move"), int)
+    mover = names[state["to_move"]] if claiming else None
+    most: dict[str, int] = {}
+    for entry in legal:
+        action = entry["action"]
+        if action.get("type") == "claim":
+            for colour in set(action["colours"]):
+                most[colour] = max(most.get(colour, 0), list(action["colours"]).count(colour))
+    out = []
+    for colour in COLOURS:
+        if not display.get(colour):
+            continue
+        sector = COLOUR_SECTOR.get(colour)
+        goes_to = "a water-vendor space" if sector is None else SECTOR_WORDS[sector]
+        out.append({"colour": colour, "count": int(display[colour]), "who": mover,
+                    "takes": most.get(colour, 0) if claiming else None, "to": goes_to})
+    return out

@@ -122,9 +122,10 @@
   }
 
   // -- talking to the server ------------------------------------------------------------------
-  function send(path, body, near) {
+  function send(path, body, near, then) {
     if (busy) { return; }
     busy = true;
+    root.dataset.busy = "yes";  // a request is on its way (tests wait for "no")
     message = null;
     placeMessage(false);
     document.querySelectorAll("#screen button, #undo").forEach(function (b) { b.disabled = true; });
@@ -132,8 +133,10 @@
     body.idempotency_key = Keshi.newKey();
     Keshi.api("POST", "/api/games/" + gameId + path, body).then(function (result) {
       busy = false;
+      root.dataset.busy = "no";
       if (result.ok) {
         if (result.data.view) { apply(result.data.view); } else { render(); }
+        if (then) { then(); return; }
         keepScreenInSight();
         return;
       }
@@ -141,6 +144,7 @@
       say(refusal(result), near);
     }).catch(function () {
       busy = false;
+      root.dataset.busy = "no";
       render();
       say("No connection to the companion: your tap was not sent. Check the Wi-Fi and try again.", near);
     });
@@ -151,21 +155,37 @@
     const r = box.getBoundingClientRect();
     if (r.bottom < 120 || r.top > window.innerHeight - 80) { box.scrollIntoView({block: "start"}); }
   }
-  function act(action, near) { send("/actions", {action: action, by: mySeat()}, near); }
+  function act(action, near, then) { send("/actions", {action: action, by: mySeat()}, near, then); }
 
   // -- screens ---------------------------------------------------------------------------------
+  // An option that is a colour name gets its chip (the name is always shown beside the swatch).
+  function optionText(label) { return ORDER.indexOf(label) >= 0 ? chip(label) : esc(label); }
   function actionButtons(entries) {
-    const short = entries.length > 3 && entries.every(function (e) { return e.label.length <= 18 && !e.action.colours; });
+    const short = entries.length > 3 && entries.every(function (e) { return e.label.length <= 18 && !e.action.colours && !e.then; });
     return '<div class="options' + (short ? " grid" : "") + '">' + entries.map(function (entry, i) {
       const a = entry.action;
       const colours = a.colours ? '<span class="opt-chips">' + a.colours.map(function (c) { return chip(c); }).join(" ") + "</span>" : "";
+      if (entry.then) {  // the decision this leads to, answered in the same tap
+        return '<div class="option-group"><p class="group-label">' + esc(entry.label) + colours + ' <span class="muted small">→ ' +
+          esc(entry.then.prompt) + '</span></p><div class="options grid">' + entry.then.options.map(function (next, j) {
+          return '<button type="button" class="option" data-legal="' + i + '" data-then="' + j + '">' + optionText(next.label) + "</button>";
+        }).join("") + "</div></div>";
+      }
       return '<button type="button" class="option" data-legal="' + i + '">' + esc(entry.label) + colours + "</button>";
     }).join("") + "</div>";
   }
   function bindLegal(box, entries) {
     box.querySelectorAll("button[data-legal]").forEach(function (button) {
       button.addEventListener("click", function () {
-        act(entries[Number(button.dataset.legal)].action, '#screen button[data-legal="' + button.dataset.legal + '"]');
+        const entry = entries[Number(button.dataset.legal)];
+        const near = '#screen button[data-legal="' + button.dataset.legal + '"]' +
+          (button.dataset.then ? '[data-then="' + button.dataset.then + '"]' : "");
+        const next = button.dataset.then ? entry.then.options[Number(button.dataset.then)].action : null;
+        act(entry.action, near, next && function () {
+          // the decision it led to is the one looked ahead: answer it; otherwise the screen asks afresh
+          const waiting = view.legal.some(function (e) { return JSON.stringify(e.action) === JSON.stringify(next); });
+          if (waiting) { act(next, "#screen .options"); }
+        });
       });
     });
   }
@@ -206,7 +226,10 @@
     const seat = question ? null : pending.player;
     let html = '<h2 id="screen-title">' + (question ? "Question for the table" : esc(nameOf(seat)) + " decides") + "</h2>";
     html += '<p class="prompt">' + esc(pending.prompt) + "</p>";
-    if (question) { html += '<p class="muted small">Printed on your board; the answer is remembered for next time.</p>'; }
+    if (question) {  // a table's first game asks many: the Board page takes all of them in one sitting
+      html += '<p class="muted small">Printed on your board; the answer is remembered for this table\'s next games. ' +
+        '<a id="all-values" href="/profile?edition=' + encodeURIComponent(view.edition) + '#pf-missing">Enter all your boards\' values at once</a></p>';
+    }
     if (mayAct(seat) && question) {  // a printed value: steppers, and where it is printed (value-editor.js)
       box.innerHTML = html + '<div class="pv-question"></div>';
       KeshiValueEditor.question(box.querySelector(".pv-question"), pending, view.edition, function (value) {
@@ -439,6 +462,7 @@
   function screenTurn(box, title, what) {
     const seat = view.to_move;
     let html = '<h2 id="screen-title">' + title + "</h2>";
+    if (view.phase === "claim") { html += '<div class="screen-display">' + KeshiBoards.displayHtml(view.claim_display) + "</div>"; }
     if (mayAct(seat) && view.legal.length) {
       html += "<p>" + seatChip(seat) + ", choose:</p>" + actionButtons(view.legal);
       box.innerHTML = html;
@@ -449,17 +473,23 @@
   }
 
   // -- season scoring: a card that stays (the server keeps it) until the table closes it ----------
+  let hiddenSeason = null;  // a watcher put this season's screen aside on this phone only
   function renderSeason() {
     const card = document.getElementById("season-card");
     const scoring = view.season_scoring;
     if (!scoring || scoring.acknowledged || view.finished) { card.hidden = true; return; }
     document.getElementById("season-title").textContent = scoring.label || "Season " + scoring.season + " scoring";
     const scored = scoring.deltas.some(function (d) { return Object.keys(d).length; });
-    document.getElementById("season-body").innerHTML = scored ? scoreTable(scoring.deltas) :
-      '<p class="muted">Nobody scored points this season.</p>';
+    const standings = (view.score_track ? view.score_track.markers : []).map(function (m) {
+      return "<li>" + seatChip(m.seat) + " <b>" + m.score + "</b> pts</li>";
+    }).join("");
+    document.getElementById("season-body").innerHTML = (scored ? scoreTable(scoring.deltas) :
+      '<p class="muted">Nobody scored points this season.</p>') +
+      '<h3>Standings now</h3><ol class="season-standings" id="season-standings">' + standings + "</ol>";
     const close = document.getElementById("season-close");
     close.hidden = !mayAct(null);
-    card.hidden = false;
+    document.getElementById("season-hide").hidden = mayAct(null);
+    card.hidden = hiddenSeason === scoring.season;
   }
 
   // -- the whole page ---------------------------------------------------------------------------
@@ -489,7 +519,6 @@
         '<span class="muted small">water ' + res.water + " · dates " + res.dates + " · dinars " + res.dinars + "</span></summary>" +
         playerExtras(p, i) + '<table class="breakdown">' + rows + "</table></details>";
     }).join("");
-    document.getElementById("display").innerHTML = countsChips(view.state.tower.display);
     renderVariantBoard();
   }
 
@@ -536,6 +565,7 @@
     root.dataset.phase = view.finished ? "finished" : view.phase;
     renderTurn();
     renderScores();
+    KeshiBoards.render(view, mySeat());
     renderSeason();
     if (view.phase !== "toss") { document.getElementById("tower-card").hidden = true; }
     const box = document.getElementById("screen");
@@ -555,7 +585,63 @@
       undo.textContent = state.available ? "Undo: " + state.label : "Undo";
     }
     placeMessage(false);
+    yourTurn();
+    keepAwake();
   }
+
+  // -- your turn: a banner with your name, a buzz, the tab title, the choices scrolled into sight ----
+  const baseTitle = document.title;
+  let wasMyTurn = false;
+  function isMyTurn() {
+    const seat = mySeat();
+    if (seat === null || view.finished) { return false; }
+    const pending = view.pending;
+    if (pending) { return pending.kind !== "question" && pending.player === seat; }
+    if (view.phase === "select") { return Object.prototype.hasOwnProperty.call(view.selections, String(seat)); }
+    return view.to_move === seat && view.legal.length > 0;
+  }
+  function yourTurn() {
+    const mine = isMyTurn();
+    const banner = document.getElementById("your-turn");
+    root.dataset.yourTurn = mine ? "yes" : "no";
+    banner.hidden = !mine;
+    if (!mine) {
+      document.title = baseTitle;
+      wasMyTurn = false;
+      return;
+    }
+    const title = document.getElementById("screen-title");
+    const what = title ? title.textContent : "";
+    banner.textContent = "Your turn, " + nameOf(mySeat()) + (what ? " · " + what : "");
+    document.title = "● Your turn — " + (what || baseTitle);
+    if (wasMyTurn) { return; }
+    wasMyTurn = true;
+    // a browser refuses (and logs) a buzz before the first tap on the page: ask only once it would work
+    const activated = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (navigator.vibrate && activated) { navigator.vibrate([200, 100, 200]); }
+    const choices = document.querySelector("#screen .options, #screen .picker, #screen .pv-question") || document.getElementById("screen");
+    choices.scrollIntoView({block: "center"});
+  }
+
+  // -- the screen stays awake during a game (Wake Lock API; skipped quietly where the browser has none) --
+  let wakeLock = null;
+  let wakeAsked = false;
+  function keepAwake() {
+    if (view.finished) {
+      if (wakeLock) { wakeLock.release().catch(function () { return null; }); wakeLock = null; }
+      return;
+    }
+    if (wakeLock || wakeAsked || document.visibilityState !== "visible") { return; }
+    if (!("wakeLock" in navigator)) { root.dataset.wakeLock = "unsupported"; return; }
+    wakeAsked = true;
+    navigator.wakeLock.request("screen").then(function (lock) {
+      wakeLock = lock;
+      root.dataset.wakeLock = "held";
+      lock.addEventListener("release", function () { wakeLock = null; root.dataset.wakeLock = "released"; });
+    }).catch(function () { root.dataset.wakeLock = "refused"; }).then(function () { wakeAsked = false; });
+  }
+  // the browser drops the lock whenever the page is hidden: ask again when it is shown
+  document.addEventListener("visibilitychange", function () { if (view) { keepAwake(); } });
 
   function apply(next, force) {
     if (!view || force || next.event_id >= view.event_id) {
@@ -711,6 +797,10 @@
       });
     });
   }
+  document.getElementById("season-hide").addEventListener("click", function () {
+    hiddenSeason = view.season_scoring.season;
+    renderSeason();
+  });
   document.getElementById("season-close").addEventListener("click", function () {
     send("/season-scoring/ack", {season: view.season_scoring.season, by: mySeat()}, "#season-close");
   });

@@ -44,7 +44,8 @@
       " from the rulebook" + (missing.length ? ", " + missing.length + " board values not known yet." : ".");
     let html = "";
     if (missing.length) {  // the boards' own values in one sitting, instead of one question at a time in play
-      const show = mine === 0 || missing.some(function (e) { return e.key === open; });
+      // open when nothing is known yet, while editing one of them, or when the game page sent the table here
+      const show = mine === 0 || location.hash === "#pf-missing" || missing.some(function (e) { return e.key === open; });
       html += '<details class="pf-missing" id="pf-missing"' + (show ? " open" : "") + '><summary class="pf-group">Your boards: ' +
         missing.length + " values not known yet</summary><p class=\"muted small\">Enter them before your first game, or leave " +
         "them: each is asked the first time play needs it.</p>" + items(missing) + "</details>";
