@@ -85,6 +85,15 @@ bench: $(VENV)/.installed-dev
 bench-%: $(VENV)/.installed-dev
 	$(PY) benchmarks/bench_$*.py
 
+# Collect the texts people read into the German catalog after changing them (docs/i18n.md); the .mo
+# files need no step: the app compiles a changed .po at start-up (companion.i18n.catalogs).
+I18N_KEYWORDS := --no-default-keywords -k _ -k gettext -k ngettext:1,2 -k Msg -k word:1c,2 -k t
+.PHONY: i18n-extract
+i18n-extract: $(VENV)/.installed
+	@mkdir -p build
+	$(VENV)/bin/pybabel extract -F babel.cfg $(I18N_KEYWORDS) --no-location --sort-output -o build/messages.pot .
+	$(VENV)/bin/pybabel update -i build/messages.pot -d companion/translations --no-fuzzy-matching -w 120
+
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy firmware vision companion tests benchmarks

@@ -22,6 +22,7 @@ from flask import Flask
 from companion.errors import ConfigError
 from companion.events import EventBus
 from companion.hardware import tower_mode
+from companion.i18n import web as i18n_web
 from companion.publish.publisher import publisher_settings, start_publisher
 from companion.store import open_instance_store
 from companion.tower.service import TowerService
@@ -74,6 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | P
     app.extensions["keshi.tower"] = tower
     app.extensions["keshi.stopping"] = threading.Event()
 
+    i18n_web.init_app(app)  # first: every later hook and page speaks the request's language
     register_web(app)
     tower.start()
     app.extensions["keshi.publisher"] = start_publisher(publishing, store, bus, tower.status)

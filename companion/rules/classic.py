@@ -38,6 +38,7 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from companion import COLOURS
+from companion.i18n import Msg, colour_name
 from companion.rules.actions import Action
 from companion.rules.board import GOODS, MARKER_COLOURS
 from companion.rules.effects import Effect, handler
@@ -336,7 +337,7 @@ def _refilled(stacks: list[list[int]], index: int) -> list[list[int]]:
     return out
 
 
-def _reveal(g: Game, eff: Effect, stacks: list[list[int]], index: int, key: str, prompt: str) -> list[list[int]]:
+def _reveal(g: Game, eff: Effect, stacks: list[list[int]], index: int, key: str, prompt: Msg) -> list[list[int]]:
     """``stacks`` with stack ``index``'s top named (table draws: the table names it, moved on top)."""
     out = _refilled(stacks, index)
     if not out[index] or not g.s.setup.get("table_draws"):
@@ -365,7 +366,8 @@ def academy_top(g: Game, eff: Effect) -> None:
     if s.academy_open[colour][index]:
         return
     stacks = _reveal(g, eff, s.academy[colour], index, f"draw.scroll.{colour}",
-                     f"Which {colour} scroll was revealed on academy stack {index + 1}?")
+                     Msg("Which {colour} scroll was revealed on academy stack {n}?", colour=colour_name(colour),
+                         n=index + 1))
     s.academy[colour] = stacks
     s.academy_open[colour][index] = bool(stacks[index])
     s.scroll_display[colour] = [st[0] for st, up in zip(stacks, s.academy_open[colour], strict=True) if up and st]
@@ -378,7 +380,8 @@ def shop_top(g: Game, eff: Effect) -> None:
     index = eff["shop"]
     if s.shops_open[index]:
         return
-    shops = _reveal(g, eff, s.shops, index, "draw.luxury", f"Which luxury good was revealed on souk shop {index + 1}?")
+    shops = _reveal(g, eff, s.shops, index, "draw.luxury",
+                    Msg("Which luxury good was revealed on souk shop {n}?", n=index + 1))
     s.shops = shops
     s.shops_open[index] = bool(shops[index])
     s.luxury_display = [sh[0] for sh, up in zip(shops, s.shops_open, strict=True) if up and sh]
@@ -395,7 +398,8 @@ def refresh_tops(g: Game, eff: Effect) -> None:
     for index in range(len(stacks)):
         if not s.academy_open[colour][index] and stacks[index]:
             stacks = _reveal(g, eff, stacks, index, f"draw.scroll.{colour}",
-                             f"Which {colour} scroll was revealed on academy stack {index + 1}?")
+                             Msg("Which {colour} scroll was revealed on academy stack {n}?",
+                                 colour=colour_name(colour), n=index + 1))
     s.academy[colour] = stacks
     s.academy_open[colour] = [bool(st) for st in stacks]
     s.scroll_display[colour] = [st[0] for st in stacks if st]
@@ -407,7 +411,7 @@ def exchange_icon(g: Game, eff: Effect) -> None:
     beside it - may be returned (the later, left space first; digest A27)."""
     p = g.p(eff["p"])
     options: list[Any] = [DONE, *returnable_keshis(p)] + (["brown:start"] if p.sahara["start"] else [])
-    pick = g.pick(eff, eff["p"], "Return which keshi (to take 1 of another colour)?", options)
+    pick = g.pick(eff, eff["p"], Msg("Return which keshi (to take 1 of another colour)?"), options)
     if pick == DONE:
         return
     if pick == "brown:start":

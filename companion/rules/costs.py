@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import Msg
 from companion.rules.board import GOODS, RESOURCES
 from companion.rules.catalogue import scroll_tier
 from companion.rules.effects import Effect, handler
@@ -64,8 +65,8 @@ def pay(g: Game, eff: Effect) -> None:
     cost: Cost = {k: n for k, n in eff["cost"].items() if k != "any"}
     split: dict[str, int] = {"dinars": cost.get("dinars", 0)}
     if cost.get("dinars", 0) > 0:
-        split = g.pick(eff, eff["p"], f"Pay {cost['dinars']} dinar(s) how (scroll 33: dates and water may "
-                       "stand in for dinars)?", dinar_splits(p, cost))
+        split = g.pick(eff, eff["p"], Msg("Pay {n} dinar(s) how (scroll 33: dates and water may stand in for dinars)?",
+                                           n=cost["dinars"]), dinar_splits(p, cost))
     for kind in ("water", "dates"):
         p.resources[kind] -= cost.get(kind, 0)
     for kind, n in split.items():

@@ -1,15 +1,18 @@
 """Pending decisions: choices a player must make and questions the table must answer.
 
 A decision is plain data (``{"kind", "player", "prompt", "options", ...}``) kept in the game state,
-so it appears in ``to_dict`` and survives replay. Effect handlers raise ``NeedInput`` to pause until
-the decision is answered; they do so before changing any state, so a handler can simply run again
-once the answer is in.
+so it appears in ``to_dict`` and survives replay. ``prompt`` is English (logs, the CLI); a prompt made
+from a ``Msg`` also carries ``say``, the same words as data that a page renders in its own language.
+Effect handlers raise ``NeedInput`` to pause until the decision is answered; they do so before
+changing any state, so a handler can simply run again once the answer is in.
 """
 
 from __future__ import annotations
 
 from functools import cache
 from typing import Any
+
+from companion.i18n import Msg
 
 
 class NeedInput(Exception):  # noqa: N818 - a control-flow signal, not an error
@@ -20,14 +23,26 @@ class NeedInput(Exception):  # noqa: N818 - a control-flow signal, not an error
         self.decision = decision
 
 
-def choice(player: int, prompt: str, options: list[Any]) -> dict[str, Any]:
+def prompt_fields(prompt: str | Msg) -> dict[str, Any]:
+    """``{"prompt": English}`` plus ``{"say": ...}`` when the prompt can be shown in another language."""
+    if isinstance(prompt, Msg):
+        return {"prompt": prompt.english(), "say": prompt.to_json()}
+    return {"prompt": prompt}
+
+
+def prompt_of(decision: dict[str, Any]) -> Msg | str:
+    """A decision's prompt, to be rendered in the reader's language where it can be."""
+    return Msg.from_json(decision["say"]) if "say" in decision else str(decision["prompt"])
+
+
+def choice(player: int, prompt: str | Msg, options: list[Any]) -> dict[str, Any]:
     """A decision for ``player``: pick one of ``options``."""
-    return {"kind": "choice", "player": player, "prompt": prompt, "options": list(options)}
+    return {"kind": "choice", "player": player, **prompt_fields(prompt), "options": list(options)}
 
 
-def question(key: str, prompt: str, options: list[Any], *, multi: bool = False) -> dict[str, Any]:
+def question(key: str, prompt: str | Msg, options: list[Any], *, multi: bool = False) -> dict[str, Any]:
     """A question to the table about a printed board value; ``multi``: answer with a non-empty list."""
-    return {"kind": "question", "player": None, "key": key, "prompt": prompt, "options": list(options),
+    return {"kind": "question", "player": None, "key": key, **prompt_fields(prompt), "options": list(options),
             "multi": multi}
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import Msg, sector_name
 from companion.rules.board import GOODS, SECTOR_COLOUR, SQUARE_BONUSES
 from companion.rules.effects import Effect, handler
 from companion.rules.scoring import FINAL_HOOKS, red_keshis, sector_count
@@ -29,7 +30,7 @@ INSTANT_TOWNS: frozenset[int] = frozenset({10, 11, 12})
 def place_town(g: Game, eff: Effect) -> None:
     """A caravan on a desert-town space: choose a town from the display, night side up, +4 points."""
     player = eff["p"]
-    number = g.pick(eff, player, "Which desert town does your caravan reach?", sorted(g.s.desert_town_display))
+    number = g.pick(eff, player, Msg("Which desert town does your caravan reach?"), sorted(g.s.desert_town_display))
     p = g.p(player)
     g.s.desert_town_display.remove(number)
     p.sahara[eff["path"]] = 4
@@ -56,7 +57,7 @@ def town10(g: Game, eff: Effect) -> None:
     options: list[Any] = [n for tiles in g.s.scroll_display.values() for n in tiles if n in SCROLL_EFFECTS]
     if not options:
         return
-    number = g.pick(eff, player, "Desert town 10: which scroll do you take?", [*sorted(options), DONE])
+    number = g.pick(eff, player, Msg("Desert town 10: which scroll do you take?"), [*sorted(options), DONE])
     if number == DONE:
         return
     colour = next(c for c, tiles in g.s.scroll_display.items() if number in tiles)
@@ -70,7 +71,7 @@ def town11(g: Game, eff: Effect) -> None:
     """Desert town 11: 1 luxury good of choice from the display without paying goods (its reward still)."""
     if not g.s.luxury_display:
         return
-    tile = g.pick(eff, eff["p"], "Desert town 11: which luxury good do you take?", sorted(g.s.luxury_display))
+    tile = g.pick(eff, eff["p"], Msg("Desert town 11: which luxury good do you take?"), sorted(g.s.luxury_display))
     g.push({"k": "luxury", "p": eff["p"], "tile": tile, "free": True})
 
 
@@ -84,7 +85,7 @@ def town12(g: Game, eff: Effect) -> None:
     options = [f"gate:{i}:{c}" for i, gates in enumerate(g.s.workshops) for c in sorted(set(gates))]
     if not options:
         return
-    pick = g.pick(eff, player, "Desert town 12: which city gate do you build (workshop, colour)?", options)
+    pick = g.pick(eff, player, Msg("Desert town 12: which city gate do you build (workshop, colour)?"), options)
     _, index, colour = pick.split(":")
     g.push({"k": "build_gate", "p": player, "workshop": int(index), "colour": colour, "gained": [], "free": True})
 
@@ -100,7 +101,9 @@ def town_value(g: Game, player: int, number: int) -> int:
         return 2 * len(p.scrolls)
     if number in (4, 5):
         which = "palace" if number == 4 else "mosque"
-        final: int = g.value(f"{which}.final_step", f"Which {which} step is the final space?", list(range(4, 21)))
+        final: int = g.value(f"{which}.final_step",
+                             Msg("Which {which} step is the final space?", which=sector_name(which)),
+                             list(range(4, 21)))
         return min(getattr(p, which), final)
     if number == 6:
         cardboard = len(p.entertainers) + p.guards() + p.caravans() + red_keshis(p)

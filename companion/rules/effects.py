@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion import COLOURS
+from companion.i18n import Msg, path_name, sector_name
 from companion.rules.board import (
     GOODS,
     MARKER_COLOURS,
@@ -107,9 +108,9 @@ def gain(g: Game, eff: Effect) -> None:
         options = gainable_colours(g, player)
         if not options:
             return
-        colour = g.pick(eff, player, "Which keshi do you take (or marker do you advance)?", options)
+        colour = g.pick(eff, player, Msg("Which keshi do you take (or marker do you advance)?"), options)
     elif colour == "goods":
-        colour = g.pick(eff, player, "Which goods keshi do you take?", list(GOODS))
+        colour = g.pick(eff, player, Msg("Which goods keshi do you take?"), list(GOODS))
     p = g.p(player)
     if room(g, player, colour) <= 0:
         return  # complete sector: the keshi goes back to the supply (EN:L1095)
@@ -134,7 +135,7 @@ def place_pink(g: Game, eff: Effect) -> None:
     """An entertainer goes on a free main-square space; its bonus once (EN:L825-832)."""
     p = g.p(eff["p"])
     free = [b for b in SQUARE_BONUSES if b not in p.entertainers]
-    space = g.pick(eff, eff["p"], "Which main-square space does the entertainer take?", free)
+    space = g.pick(eff, eff["p"], Msg("Which main-square space does the entertainer take?"), free)
     p.entertainers.append(space)
     g.push({"k": "square_bonus", "p": eff["p"], "bonus": space, "times": 1})
     if 54 in p.scrolls:  # scroll 54: the bonuses of both adjacent spaces too
@@ -145,7 +146,7 @@ def place_pink(g: Game, eff: Effect) -> None:
 def place_red(g: Game, eff: Effect) -> None:
     """A water vendor goes to any sector whose water-vendor space is empty (EN:L616-624)."""
     p = g.p(eff["p"])
-    sector = g.pick(eff, eff["p"], "Which sector gets the water vendor?", p.free_vendor_sectors())
+    sector = g.pick(eff, eff["p"], Msg("Which sector gets the water vendor?"), p.free_vendor_sectors())
     p.water_vendors.append(sector)
 
 
@@ -157,7 +158,7 @@ def place_brown(g: Game, eff: Effect) -> None:
              if p.sahara[name] < length and (p.sahara[name] < 3 or g.s.desert_town_display)]
     if not paths:  # expansion 5: no desert town left for a 4th space; the keshi returns to the supply
         return
-    path = g.pick(eff, eff["p"], "Which Sahara path does the caravan take?", paths)
+    path = g.pick(eff, eff["p"], Msg("Which Sahara path does the caravan take?"), paths)
     step = p.sahara[path] + 1
     if step == 4:  # expansion 5: the desert-town space (+4 points and a town from the display)
         g.push({"k": "place_town", "p": eff["p"], "path": path})
@@ -166,8 +167,10 @@ def place_brown(g: Game, eff: Effect) -> None:
         index = (0 if path == "left" else 3) + step - 1
         if p.oases[index] == 0:  # table draws: the oasis is unknown until it is turned up
             seen = {n for q in g.s.players for n in q.oases}
-            p.oases[index] = g.draw(eff, "draw.oasis", f"Which oasis did {p.name} discover ({path} path, "
-                                    f"space {step})?", [n for n in range(1, 31) if n not in seen])
+            p.oases[index] = g.draw(eff, "draw.oasis",
+                                    Msg("Which oasis did {player} discover ({path} path, space {step})?",
+                                        player=p.name, path=path_name(path), step=step),
+                                    [n for n in range(1, 31) if n not in seen])
     p.sahara[path] = step
     if path == "start":
         if step == 1:  # right space first: any 2 resources (EN:L1141-1147)
@@ -186,7 +189,7 @@ def place_brown(g: Game, eff: Effect) -> None:
 @handler("resource")
 def resource(g: Game, eff: Effect) -> None:
     """1 resource of the player's choice."""
-    kind = g.pick(eff, eff["p"], "Which resource do you take?", list(RESOURCES))
+    kind = g.pick(eff, eff["p"], Msg("Which resource do you take?"), list(RESOURCES))
     g.p(eff["p"]).resources[kind] += 1
 
 
@@ -204,7 +207,7 @@ def square_bonus(g: Game, eff: Effect) -> None:
     if times <= 0:
         return
     if bonus == "goods":
-        colour = g.pick(eff, player, f"Which goods colour do you take ({times})?", list(GOODS))
+        colour = g.pick(eff, player, Msg("Which goods colour do you take ({times})?", times=times), list(GOODS))
         p.goods[colour] += times
     elif bonus in ("water", "date", "dinar"):
         p.resources[{"water": "water", "date": "dates", "dinar": "dinars"}[bonus]] += times
@@ -233,7 +236,7 @@ def water_boost(g: Game, eff: Effect) -> None:
     p = g.p(eff["p"])
     if p.resources["water"] == 0:
         return
-    n = g.pick(eff, eff["p"], "Pay water for extra river steps (1 water = 1 step)?",
+    n = g.pick(eff, eff["p"], Msg("Pay water for extra river steps (1 water = 1 step)?"),
                list(range(p.resources["water"] + 1)))
     p.resources["water"] -= n
     g.push(*[{"k": "river_step", "p": eff["p"]} for _ in range(n)])
@@ -241,8 +244,8 @@ def water_boost(g: Game, eff: Effect) -> None:
 
 def river_space(g: Game, space: int) -> str:
     """What river space ``space`` is (asked of the table the first time anyone reaches it)."""
-    kind: str = g.value(f"river.space.{space}", f"What is river space {space} (counting from the start)?",
-                        RIVER_SPACE_KINDS)
+    kind: str = g.value(f"river.space.{space}",
+                        Msg("What is river space {space} (counting from the start)?", space=space), RIVER_SPACE_KINDS)
     return kind
 
 
@@ -257,7 +260,8 @@ def river_step(g: Game, eff: Effect) -> None:
     kind = river_space(g, nxt)
     if kind == "jetty":
         rank = g.s.jetty_taken + 1
-        spot: int = g.value(f"river.jetty.{rank}", f"How many points does jetty spot #{rank} from the top show?",
+        spot: int = g.value(f"river.jetty.{rank}",
+                            Msg("How many points does jetty spot #{rank} from the top show?", rank=rank),
                             list(range(1, 9)))
         g.s.jetty_taken = rank
         p.jetty_spot = spot
@@ -308,10 +312,13 @@ SEGMENT_PAIRS: list[list[int]] = [[a, b] for a in range(1, 10) for b in range(a 
 def segment_starts(g: Game, which: str) -> list[int]:
     """First step of segments 2-5 of ``which`` staircase (4 thresholds, EN:L1025-1043)."""
     pair = g.value(f"{which}.segment_starts",
-                   f"On the {which} staircase, which steps begin segments 2 and 3 (counting from the start)?",
+                   Msg("On the {which} staircase, which steps begin segments 2 and 3 (counting from the start)?",
+                       which=sector_name(which)),
                    SEGMENT_PAIRS)
-    four: int = g.value(f"{which}.segment4_start", f"Which {which} step begins segment 4?", list(range(3, 16)))
-    final: int = g.value(f"{which}.final_step", f"Which {which} step is the final space?", list(range(4, 21)))
+    four: int = g.value(f"{which}.segment4_start",
+                        Msg("Which {which} step begins segment 4?", which=sector_name(which)), list(range(3, 16)))
+    final: int = g.value(f"{which}.final_step", Msg("Which {which} step is the final space?", which=sector_name(which)),
+                          list(range(4, 21)))
     return [pair[0], pair[1], four, final]
 
 
@@ -367,8 +374,8 @@ def line_bonuses(g: Game, player: int) -> list[str]:
         if changed is not None:
             return changed
     bonuses: list[str] = g.value(f"line.{ps}.{ms}",
-                                 f"Which bonuses are printed on the line between palace segment {ps} "
-                                 f"and mosque segment {ms}?", LINE_BONUS_KINDS, multi=True)
+                                 Msg("Which bonuses are printed on the line between palace segment {ps} "
+                                     "and mosque segment {ms}?", ps=ps, ms=ms), LINE_BONUS_KINDS, multi=True)
     return bonuses
 
 
@@ -377,11 +384,11 @@ def line_bonus(g: Game, eff: Effect) -> None:
     """Take 1 bonus of the connection line (EN:L952-992)."""
     player = eff["p"]
     options = line_bonuses(g, player)
-    bonus = g.pick(eff, player, "Which connection bonus do you take?", options)
+    bonus = g.pick(eff, player, Msg("Which connection bonus do you take?"), options)
     taken = [bonus]
     others = [b for b in options if b != bonus]
     if 63 in g.p(player).scrolls and others:  # scroll 63: 2 different bonuses of the line
-        taken.append(g.pick(eff, player, "Scroll 63: which second, different connection bonus?", others))
+        taken.append(g.pick(eff, player, Msg("Scroll 63: which second, different connection bonus?"), others))
     g.push(*[e for b in taken for e in bonus_effects(player, b)])
 
 
@@ -417,14 +424,14 @@ def gain_two(g: Game, eff: Effect) -> None:
     options = gainable_colours(g, eff["p"])
     if not options:
         return
-    colour = g.pick(eff, eff["p"], "Which colour do you take twice?", options)
+    colour = g.pick(eff, eff["p"], Msg("Which colour do you take twice?"), options)
     g.push({"k": "gain", "p": eff["p"], "colour": colour}, {"k": "gain", "p": eff["p"], "colour": colour})
 
 
 @handler("scroll_keshi")
 def scroll_keshi(g: Game, eff: Effect) -> None:
     """Scrolls 01-12: the depicted keshi (colour printed on the tile, asked once)."""
-    colour: str = g.value(f"scroll.{eff['n']}.colour", f"Which keshi colour does scroll {eff['n']} show?",
+    colour: str = g.value(f"scroll.{eff['n']}.colour", Msg("Which keshi colour does scroll {n} show?", n=eff["n"]),
                           list(COLOURS))
     g.push({"k": "gain", "p": eff["p"], "colour": colour})
 
@@ -433,8 +440,8 @@ def scroll_keshi(g: Game, eff: Effect) -> None:
 def scroll_goods(g: Game, eff: Effect) -> None:
     """Scrolls 37-42: both depicted goods keshis (printed pair, asked once)."""
     pairs = [[a, b] for i, a in enumerate(GOODS) for b in GOODS[i:]]
-    pair: list[str] = g.value(f"scroll.{eff['n']}.goods", f"Which two goods keshis does scroll {eff['n']} show?",
-                              pairs)
+    pair: list[str] = g.value(f"scroll.{eff['n']}.goods",
+                              Msg("Which two goods keshis does scroll {n} show?", n=eff["n"]), pairs)
     g.push(*[{"k": "gain", "p": eff["p"], "colour": c} for c in pair])
 
 
@@ -444,12 +451,12 @@ def gain_of(g: Game, eff: Effect) -> None:
     options = [c for c in eff["colours"] if room(g, eff["p"], c) > 0]
     if not options:
         return
-    colour = g.pick(eff, eff["p"], "Which keshi do you take?", options)
+    colour = g.pick(eff, eff["p"], Msg("Which keshi do you take?"), options)
     g.push({"k": "gain", "p": eff["p"], "colour": colour})
 
 
 @handler("stair_choice")
 def stair_choice(g: Game, eff: Effect) -> None:
     """``steps`` on the palace or the mosque staircase (river tile 11)."""
-    which = g.pick(eff, eff["p"], f"{eff['steps']} step(s) on which staircase?", ["palace", "mosque"])
+    which = g.pick(eff, eff["p"], Msg("{steps} step(s) on which staircase?", steps=eff["steps"]), ["palace", "mosque"])
     g.push({"k": "stair", "p": eff["p"], "which": which, "steps": eff["steps"]})

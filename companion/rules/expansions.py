@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import Msg, colour_name, figure_name, sector_name
 from companion.rules.board import RESOURCES
 from companion.rules.effects import LINE_BONUS_KINDS, LINE_HOOKS, STEP_HOOKS, Effect, handler, segment_starts
 from companion.rules.sectors import DONE, storage_bonus, storage_icon
@@ -33,18 +34,20 @@ def tiled_line(g: Game, ps: int, ms: int) -> list[str] | None:
     if 1 not in g.s.setup.get("expansions", ()):
         return None
     spaces: list[Any] = g.value(
-        f"line.{ps}.{ms}.spaces", f"Which coverable bonus spaces (1-12, in the order the staircase tiles are "
-        f"laid from the bottom left) does the line between palace segment {ps} and mosque segment {ms} pass?",
+        f"line.{ps}.{ms}.spaces", Msg("Which coverable bonus spaces (1-12, in the order the staircase tiles are "
+                                      "laid from the bottom left) does the line between palace segment {ps} and "
+                                      "mosque segment {ms} pass?", ps=ps, ms=ms),
         ["none", *range(1, 13)], multi=True)
     fixed: list[str] = g.value(
-        f"line.{ps}.{ms}.fixed", f"Which uncoverable bonuses (dinar and point spaces beside the staircases, the "
-        f"2 topmost and the lowermost space) does the line between palace segment {ps} and mosque segment {ms} "
-        "show?", LINE_BONUS_KINDS, multi=True)
+        f"line.{ps}.{ms}.fixed", Msg("Which uncoverable bonuses (dinar and point spaces beside the staircases, the "
+                                     "2 topmost and the lowermost space) does the line between palace segment {ps} "
+                                     "and mosque segment {ms} show?", ps=ps, ms=ms), LINE_BONUS_KINDS, multi=True)
     faces = []
     for space in (k for k in spaces if k != "none"):
         tile, side = g.s.setup["staircase_tiles"][space - 1]
-        face: str = g.value(f"stair_tile.{tile}.{side}", f"Which bonus does staircase tile {tile} show on side "
-                            f"{side}?", LINE_BONUS_KINDS)
+        face: str = g.value(f"stair_tile.{tile}.{side}",
+                            Msg("Which bonus does staircase tile {tile} show on side {side}?", tile=tile, side=side),
+                            LINE_BONUS_KINDS)
         faces.append(face)
     return [*fixed, *faces]
 
@@ -63,8 +66,10 @@ def figure_step(g: Game, player: int, which: str, new_position: int) -> None:
     final = segment_starts(g, which)[-1]
     start: int = state["step"] or 0
     if state["holder"] is None and state["step"] is None:
-        start = g.value(f"{which}.{figure}_step", f"On which {which} step (counting from the start) does the "
-                        f"{figure} wait at the start of the game?", list(range(1, final)))
+        start = g.value(f"{which}.{figure}_step", Msg("On which {which} step (counting from the start) does the "
+                                                      "{figure} wait at the start of the game?",
+                                                      which=sector_name(which), figure=figure_name(figure)),
+                        list(range(1, final)))
     holder = state["holder"]
     if holder is None:
         if new_position >= start:
@@ -99,8 +104,9 @@ NEW_OFFICE_REWARDS: list[dict[str, str]] = [
 def office_new(g: Game, eff: Effect) -> None:
     """Return 1 goods keshi at a dark-green office side: 1 resource and its bonus (scroll 18 still adds 1)."""
     reward: dict[str, str] = g.value(f"office.{eff['office']}.new.{eff['colour']}",
-                                     f"What does the new side of exchange office #{eff['office']} give for 1 "
-                                     f"{eff['colour']} keshi?", NEW_OFFICE_REWARDS)
+                                     Msg("What does the new side of exchange office #{office} give for 1 "
+                                         "{colour} keshi?", office=eff["office"], colour=colour_name(eff["colour"])),
+                                     NEW_OFFICE_REWARDS)
     player = eff["p"]
     p = g.p(player)
     p.goods[eff["colour"]] -= 1
@@ -125,7 +131,7 @@ def river_oasis(g: Game, eff: Effect) -> None:
     player = eff["p"]
     if not g.s.river_oases:
         return
-    number = g.pick(eff, player, "River tile 02: which face-up oasis do you claim free?", [*g.s.river_oases, DONE])
+    number = g.pick(eff, player, Msg("River tile 02: which face-up oasis do you claim free?"), [*g.s.river_oases, DONE])
     if number == DONE:
         return
     icon = storage_icon(g, player)

@@ -16,10 +16,11 @@ from typing import Any, ClassVar
 
 from companion import COLOURS
 from companion.engine_game import TABLE, EngineGame
+from companion.i18n import Msg, claim_name, colour_name, phase_name, sector_name
 from companion.rules import desert_towns, expansions, scoring, scrolls, sectors, tiles  # noqa: F401 (handlers)
 from companion.rules.actions import Action, Answer, Choose, Claim, Release, Select, UseAssistant
 from companion.rules.board import ASSISTANT_SPACES, COLOUR_SECTOR, GOODS, LAP, ROUNDS, SEASONS, SECTORS
-from companion.rules.decisions import NeedInput, choice, question
+from companion.rules.decisions import NeedInput, choice, prompt_of, question
 from companion.rules.effects import HANDLERS, Effect, room
 from companion.rules.errors import (
     IllegalAnswer,
@@ -34,6 +35,9 @@ from companion.rules.errors import (
 )
 from companion.rules.setup import SetupOptions, initial_state, resolve_setup
 from companion.rules.state import GameState, PlayerState
+
+#: Where the rulebook says a phase is played in turn order (cited when someone acts out of turn).
+TURN_ORDER_RULES: dict[str, str] = {"claim": "EN:L625", "assistants": "EN:L758"}
 
 
 class Game(EngineGame[GameState, PlayerState]):
@@ -150,7 +154,7 @@ class Game(EngineGame[GameState, PlayerState]):
         """Schedule ``effects`` to run next, in the given order."""
         self.s.stack.extend(reversed(effects))
 
-    def pick(self, eff: Effect, player: int, prompt: str, options: list[Any]) -> Any:
+    def pick(self, eff: Effect, player: int, prompt: str | Msg, options: list[Any]) -> Any:
         """The player's answer to this effect's next decision, or pause for it.
 
         A handler may ask several decisions; it runs again from the start after each answer, so the
@@ -159,7 +163,7 @@ class Game(EngineGame[GameState, PlayerState]):
         """
         return self._input(eff, options, lambda: choice(player, prompt, options))
 
-    def draw(self, eff: Effect, key: str, prompt: str, options: list[Any]) -> Any:
+    def draw(self, eff: Effect, key: str, prompt: str | Msg, options: list[Any]) -> Any:
         """A tile the table drew from a face-down stack (table draws), or pause and ask which."""
         return self._input(eff, options, lambda: {**question(key, prompt, options), "kind": "draw"})
 
@@ -174,7 +178,7 @@ class Game(EngineGame[GameState, PlayerState]):
             return options[0]
         raise NeedInput(decision())
 
-    def value(self, key: str, prompt: str, options: list[Any], *, multi: bool = False) -> Any:
+    def value(self, key: str, prompt: str | Msg, options: list[Any], *, multi: bool = False) -> Any:
         """A printed board value from the profile, or pause and ask the table."""
         if key in self.s.profile:
             return self.s.profile[key]
@@ -410,42 +414,54 @@ class Game(EngineGame[GameState, PlayerState]):
 
     def _seat(self, seat: int, rule: type[RuleError]) -> PlayerState:
         if not isinstance(seat, int) or not 0 <= seat < len(self.s.players):
-            raise rule(f"there is no player {seat!r} in this {len(self.s.players)}-player game")
+            raise rule(Msg("there is no player {seat!r} in this {count}-player game", seat=seat,
+                           count=len(self.s.players)))
         return self.s.players[seat]
 
     def _expect_turn(self, seat: int) -> None:
         if self.to_move != seat:
-            raise NotYourTurn(f"it is not {self.name(seat)}'s turn: {self._actor_text()} must act now "
-                              f"(phase {self.s.phase})")
+            actor = self.to_move
+            who = Msg("the table") if actor == TABLE else self.name(int(actor)) if actor is not None else Msg("nobody")
+            raise NotYourTurn(Msg("it is not {player}'s turn: {actor} must act now (phase {phase}; {rule})",
+                                  player=self.name(seat), actor=who, phase=phase_name(self.s.phase),
+                                  rule=TURN_ORDER_RULES.get(self.s.phase, "EN:L526")))
 
     def _select(self, a: Select) -> None:
         s = self.s
         if s.phase != "select":
-            raise WrongPhase(f"{self._player_name(a.player)} cannot select keshis in phase {s.phase}")
+            raise WrongPhase(Msg("{player} cannot select keshis in phase {phase}",
+                                 player=self._player_name(a.player), phase=phase_name(s.phase)))
         p = self._seat(a.player, IllegalSelection)
         if p.has_selected:
-            raise IllegalSelection(f"{p.name} has already selected keshis this round")
+            raise IllegalSelection(Msg("{player} has already selected keshis this round", player=p.name))
         size = min(3, sum(p.screen.values()))
         if len(a.colours) != size:
-            raise IllegalSelection(f"{p.name} must select exactly {size} keshis, not {len(a.colours)}")
+            raise IllegalSelection(Msg("{player} must select exactly {size} keshis, not {count}",
+                                       player=p.name, size=size, count=len(a.colours)))
         for c in set(a.colours):
             if c not in COLOURS:
-                raise IllegalSelection(f"{p.name} selected unknown colour {c!r}")
+                raise IllegalSelection(Msg("{player} selected unknown colour {colour!r}", player=p.name, colour=c))
             if a.colours.count(c) > p.screen[c]:
-                why = " (a cardboard placeholder cannot be selected)" if c in p.placeholders else ""
-                raise IllegalSelection(f"{p.name} has no {c} keshi left behind the screen{why}")
+                if c in p.placeholders:
+                    raise IllegalSelection(Msg("{player} has no {colour} keshi left behind the screen (a cardboard "
+                                               "placeholder cannot be selected)", player=p.name, colour=colour_name(c)))
+                raise IllegalSelection(Msg("{player} has no {colour} keshi left behind the screen",
+                                           player=p.name, colour=colour_name(c)))
         reds = a.colours.count("red")
         if len(a.wild_sectors) != reds:
-            raise IllegalSelection(f"{p.name} must name one sector per red keshi ({reds}), "
-                                   f"not {len(a.wild_sectors)}")
+            raise IllegalSelection(Msg("{player} must name one sector per red keshi ({reds}), not {count}",
+                                       player=p.name, reds=reds, count=len(a.wild_sectors)))
         for sector in a.wild_sectors:
             if sector not in SECTORS:
-                raise IllegalSelection(f"{p.name} sent a red keshi's assistant to unknown sector {sector!r}")
+                raise IllegalSelection(Msg("{player} sent a red keshi's assistant to unknown sector {sector!r}",
+                                           player=p.name, sector=sector))
         targets = [COLOUR_SECTOR[c] for c in a.colours if c != "red"] + list(a.wild_sectors)
         full = self._deployment_error(targets)
         if full is not None:
-            raise IllegalSelection(f"{p.name} cannot put {targets.count(full)} assistants in the {full}: "
-                                   f"it has {ASSISTANT_SPACES[full]} assistant space(s)")
+            raise IllegalSelection(Msg("{player} cannot put {count} assistants in the {sector}: "
+                                       "it has {spaces} assistant space(s)", player=p.name,
+                                       count=targets.count(full), sector=sector_name(full),
+                                       spaces=ASSISTANT_SPACES[full]))
         for c in a.colours:
             p.screen[c] -= 1
         p.selected, p.assistants, p.has_selected = list(a.colours), targets, True
@@ -453,10 +469,12 @@ class Game(EngineGame[GameState, PlayerState]):
     def _release(self, a: Release) -> None:
         s = self.s
         if s.phase != "toss":
-            raise WrongPhase(f"the tower releases keshis only after the toss, not in phase {s.phase}")
+            raise WrongPhase(Msg("the tower releases keshis only after the toss, not in phase {phase}",
+                                 phase=phase_name(s.phase)))
         for c, n in a.counts.items():
             if c not in COLOURS or not isinstance(n, int) or n < 0:
-                raise IllegalRelease(f"tower release must count each of the 12 colours >= 0: {c!r}: {n!r}")
+                raise IllegalRelease(Msg("tower release must count each of the 12 colours >= 0: {colour!r}: {n!r}",
+                                         colour=c, n=n))
         for c, n in a.counts.items():
             if n > s.tower_inside[c]:
                 self._leftover(c, n - s.tower_inside[c])
@@ -478,7 +496,8 @@ class Game(EngineGame[GameState, PlayerState]):
     def _claim(self, a: Claim) -> None:
         s = self.s
         if s.phase != "claim":
-            raise WrongPhase(f"{self._player_name(a.player)} cannot claim keshis in phase {s.phase}")
+            raise WrongPhase(Msg("{player} cannot claim keshis in phase {phase}",
+                                 player=self._player_name(a.player), phase=phase_name(s.phase)))
         p = self._seat(a.player, IllegalClaim)
         self._expect_turn(a.player)
         legal = self.legal_claims(a.player)
@@ -493,55 +512,66 @@ class Game(EngineGame[GameState, PlayerState]):
     def _after_claim(self, seat: int) -> None:
         """Essential: claimed keshis wait in ``claimed`` until the display is empty (a variant may deploy them)."""
 
-    def _claim_error(self, a: Claim, p: PlayerState, legal: list[Claim]) -> str:
+    def _claim_error(self, a: Claim, p: PlayerState, legal: list[Claim]) -> Msg:
         s = self.s
-        options = ", ".join("+".join(c.colours) for c in legal)
+        options = [claim_name(c.colours) for c in legal]
         for c in a.colours:
             if c not in COLOURS:
-                return f"{p.name} claimed unknown colour {c!r}"
+                return Msg("{player} claimed unknown colour {colour!r}", player=p.name, colour=c)
             if s.display[c] < a.colours.count(c):
-                return f"{p.name} cannot claim {a.colours.count(c)} {c}: the tower base shows {s.display[c]}"
+                return Msg("{player} cannot claim {count} {colour}: the tower base shows {shown}", player=p.name,
+                           count=a.colours.count(c), colour=colour_name(c), shown=s.display[c])
             if c not in GOODS and room(self, a.player, c, p.claimed.count(c)) == 0:
-                sector = COLOUR_SECTOR.get(c, "water vendors") if c != "red" else "water vendors"
-                return (f"{p.name}'s {sector.replace('_', ' ')} is complete: "
-                        f"{p.name} may not claim {c} keshis")
+                if c == "red":
+                    return Msg("{player}'s water vendors are complete: {player} may not claim {colour} keshis",
+                               player=p.name, colour=colour_name(c))
+                return Msg("{player}'s {sector} is complete: {player} may not claim {colour} keshis",
+                           player=p.name, sector=sector_name(COLOUR_SECTOR[c]), colour=colour_name(c))
         if len(set(a.colours)) > 1 and 61 not in p.scrolls:
-            return f"{p.name} may claim keshis of a single colour only (scroll 61 not held); legal: {options}"
+            return Msg("{player} may claim keshis of a single colour only (scroll 61 not held); legal: {options}",
+                       player=p.name, options=options)
         c = a.colours[0] if a.colours else "?"
         if len(a.colours) == 1 and c in COLOURS and s.display[c] >= 2:
-            return (f"{p.name} must take 2 {c} keshis: 2 are available and the sector has room "
-                    f"(digest A1); legal: {options}")
+            return Msg("{player} must take 2 {colour} keshis: 2 are available and the sector has room "
+                       "(digest A1); legal: {options}", player=p.name, colour=colour_name(c), options=options)
         if len(a.colours) == 2 and c in COLOURS and room(self, a.player, c, p.claimed.count(c)) < 2:
-            return (f"{p.name} may take only 1 {c} keshi: the sector has 1 free space or its marker is on 7; "
-                    f"legal: {options}")
-        return f"{p.name} cannot claim {'+'.join(a.colours) or 'nothing'}; legal: {options}"
+            return Msg("{player} may take only 1 {colour} keshi: the sector has 1 free space or its marker is on 7; "
+                       "legal: {options}", player=p.name, colour=colour_name(c), options=options)
+        if not a.colours:
+            return Msg("{player} cannot claim nothing; legal: {options}", player=p.name, options=options)
+        return Msg("{player} cannot claim {colours}; legal: {options}", player=p.name, colours=claim_name(a.colours),
+                   options=options)
 
     def _use_assistant(self, a: UseAssistant) -> None:
         s = self.s
         if s.phase != "assistants":
-            raise WrongPhase(f"{self._player_name(a.player)} cannot use assistants in phase {s.phase}")
+            raise WrongPhase(Msg("{player} cannot use assistants in phase {phase}",
+                                 player=self._player_name(a.player), phase=phase_name(s.phase)))
         p = self._seat(a.player, IllegalAssistant)
         self._expect_turn(a.player)
         if a.sector not in p.assistants:
-            raise IllegalAssistant(f"{p.name} has no unused assistant in the {a.sector.replace('_', ' ')}")
+            raise IllegalAssistant(Msg("{player} has no unused assistant in the {sector}", player=p.name,
+                                       sector=sector_name(a.sector)))
         if a.mode == "keshi":
             if not sectors.new_keshi_possible(self, a.player, a.sector):
-                raise IllegalAssistant(f"{p.name}'s {a.sector.replace('_', ' ')} is complete: "
-                                       f"{p.name} may not take a new keshi there")
+                raise IllegalAssistant(Msg("{player}'s {sector} is complete: {player} may not take a new keshi there",
+                                           player=p.name, sector=sector_name(a.sector)))
             follow: Effect | None = sectors.new_keshi_effect(a.player, a.sector)
         elif a.mode == "action":
             if not sectors.action_possible(self, a.player, a.sector):
-                raise IllegalAssistant(f"{p.name} cannot perform the {a.sector.replace('_', ' ')} action now "
-                                       "(it would have no effect; take a new keshi instead)")
+                raise IllegalAssistant(Msg("{player} cannot perform the {sector} action now "
+                                           "(it would have no effect; take a new keshi instead)",
+                                           player=p.name, sector=sector_name(a.sector)))
             follow = sectors.sector_action_effect(a.player, a.sector)
         elif a.mode == "forfeit":
             if not self._must_forfeit(a.player, a.sector):
-                raise IllegalAssistant(f"{p.name} may forfeit the {a.sector.replace('_', ' ')} assistant only "
-                                       "when neither a new keshi nor the sector action is possible")
+                raise IllegalAssistant(Msg("{player} may forfeit the {sector} assistant only "
+                                           "when neither a new keshi nor the sector action is possible",
+                                           player=p.name, sector=sector_name(a.sector)))
             follow = None
         else:
-            raise IllegalAssistant(f"{p.name}'s assistant mode must be 'keshi', 'action' or 'forfeit', "
-                                   f"not {a.mode!r}")
+            raise IllegalAssistant(Msg("{player}'s assistant mode must be 'keshi', 'action' or 'forfeit', not {mode!r}",
+                                       player=p.name, mode=a.mode))
         p.assistants.remove(a.sector)
         self._water_vendor_income(a.player, a.sector, a.mode)
         for hook in tiles.ASSISTANT_HOOKS:  # e.g. scroll 57's souk vendor
@@ -569,17 +599,18 @@ class Game(EngineGame[GameState, PlayerState]):
     def _answer(self, a: Answer) -> None:
         pending = self.s.pending
         if pending is None or pending["kind"] not in ("question", "draw"):
-            raise IllegalAnswer(f"there is no open question about {a.key!r}")
+            raise IllegalAnswer(Msg("there is no open question about {key!r}", key=a.key))
         if a.key != pending["key"]:
-            raise IllegalAnswer(f"the open question is about {pending['key']!r}, not {a.key!r}")
+            raise IllegalAnswer(Msg("the open question is about {asked!r}, not {key!r}",
+                                    asked=pending["key"], key=a.key))
         if pending["multi"]:
             ok = (isinstance(a.value, list) and a.value and len(set(map(repr, a.value))) == len(a.value)
                   and all(v in pending["options"] for v in a.value))
         else:
             ok = a.value in pending["options"]
         if not ok:
-            raise IllegalAnswer(f"{a.value!r} is not a possible answer to '{pending['prompt']}'; "
-                                f"options: {pending['options']}")
+            raise IllegalAnswer(Msg("{value!r} is not a possible answer to '{prompt}'; options: {options}",
+                                    value=a.value, prompt=prompt_of(pending), options=repr(pending["options"])))
         if pending["kind"] == "draw":  # a tile drawn at the table: this game's event, not a board value
             self._resume_with(a.value)
         else:

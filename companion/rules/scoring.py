@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion import COLOURS
+from companion.i18n import Msg, colour_name, resource_name
 from companion.rules.board import GOODS, MARKER_COLOURS, RESOURCES, SECTOR_COLOUR
 from companion.rules.decisions import bundle_options
 from companion.rules.effects import Effect, handler, river_space, room
@@ -65,7 +66,8 @@ def river_eval(g: Game, eff: Effect) -> None:
 def river_pick(g: Game, eff: Effect) -> None:
     """Season 3: the river winner chooses bonus A or B; the runner-up gets the other (EN:L1265-1268)."""
     tile = eff["tile"]
-    pick = g.pick(eff, eff["first"], f"River tile {tile:02d}: {RIVER_CHOICE_TILES[tile]}. Which bonus?", ["A", "B"])
+    pick = g.pick(eff, eff["first"], Msg("River tile {tile}: {choices}. Which bonus?", tile=f"{tile:02d}",
+                                                  choices=RIVER_CHOICE_TILES[tile]), ["A", "B"])
     follow = [{"k": "river_option", "p": eff["first"], "tile": tile, "option": pick}]
     if eff["second"] is not None:
         follow.append({"k": "river_option", "p": eff["second"], "tile": tile, "option": "B" if pick == "A" else "A"})
@@ -109,8 +111,8 @@ def reset_fishermen(g: Game, eff: Effect) -> None:
     """All fishermen back to the start space; the jetty is empty again (EN:L1272-1274)."""
     ranking = river_ranking(g)
     head_start = g.s.river_tiles[g.s.season - 1] == 9 and ranking  # river tile 09: the crocodile space
-    crocodile: int = g.value("river.crocodile", "Which river space (counting from the start) shows the "
-                             "crocodile?", list(range(1, 16))) if head_start else 0
+    crocodile: int = g.value("river.crocodile", Msg("Which river space (counting from the start) shows the "
+                                                     "crocodile?"), list(range(1, 16))) if head_start else 0
     for space in range(1, crocodile):  # the rapids the head start passes (asked before anything moves)
         river_space(g, space)
     for p in g.s.players:
@@ -124,9 +126,9 @@ def reset_fishermen(g: Game, eff: Effect) -> None:
 
 def provision_face(g: Game, tile: int) -> tuple[dict[str, int], int]:
     """(resources demanded, points lost) printed on provision tile ``tile`` (asked once)."""
-    demand: dict[str, int] = g.value(f"provision.{tile}.demand", f"Which resources does provision tile #{tile} "
-                                     "demand?", bundle_options(4))
-    pts: int = g.value(f"provision.{tile}.points", f"How many points does provision tile #{tile} show?",
+    demand: dict[str, int] = g.value(f"provision.{tile}.demand", Msg("Which resources does provision tile #{tile} "
+                                                                             "demand?", tile=tile), bundle_options(4))
+    pts: int = g.value(f"provision.{tile}.points", Msg("How many points does provision tile #{tile} show?", tile=tile),
                        list(range(0, 9)))
     return demand, pts
 
@@ -161,7 +163,7 @@ def reveal_provision(g: Game, eff: Effect) -> None:
     hidden = [t for t in p.provisions if t not in p.revealed_provisions]
     if not hidden:
         return
-    tile = g.pick(eff, eff["p"], "Reveal which provision tile for the next season?", hidden)
+    tile = g.pick(eff, eff["p"], Msg("Reveal which provision tile for the next season?"), hidden)
     p.revealed_provisions.append(tile)
 
 
@@ -173,7 +175,7 @@ def rapid_choice(g: Game, eff: Effect) -> None:
     options: list[Any] = sorted(set(passed_rapids(g, eff["p"])))
     if not options or 69 in g.p(eff["p"]).scrolls:  # scroll 69 takes every bonus (its own hook)
         return
-    pick = g.pick(eff, eff["p"], "Take which river bonus?", [*options, "none"])
+    pick = g.pick(eff, eff["p"], Msg("Take which river bonus?"), [*options, "none"])
     if pick != "none":
         g.push({"k": "rapid_bonus", "p": eff["p"], "bonus": pick})
 
@@ -212,9 +214,10 @@ def colour_strength(g: Game, player: int, colour: str) -> int:
 @handler("oasis_return")
 def oasis_return(g: Game, eff: Effect) -> None:
     """Oases 19-21: the player returns up to 12 of the shown resource now (3 + 1 each)."""
-    kind: str = g.value(f"oasis.{eff['n']}.resource", f"Which resource does oasis {eff['n']} show?", list(RESOURCES))
+    kind: str = g.value(f"oasis.{eff['n']}.resource", Msg("Which resource does oasis {n} show?", n=eff["n"]),
+                        list(RESOURCES))
     p = g.p(eff["p"])
-    n = g.pick(eff, eff["p"], f"Return how many {kind} for oasis {eff['n']}?",
+    n = g.pick(eff, eff["p"], Msg("Return how many {kind} for oasis {n}?", kind=resource_name(kind), n=eff["n"]),
                list(range(min(12, p.resources[kind]) + 1)))
     p.resources[kind] -= n
     g.s.final.setdefault("returned", {}).setdefault(str(eff["p"]), {})[str(eff["n"])] = n
@@ -224,20 +227,21 @@ def oasis_value(g: Game, player: int, number: int) -> int:
     """What claimed oasis ``number`` is worth to ``player`` now (addendum EN:L2396-2493)."""
     p = g.p(player)
     if number <= 4:
-        pts: int = g.value(f"oasis.{number}.points", f"How many points per gate does oasis {number} show?",
+        pts: int = g.value(f"oasis.{number}.points", Msg("How many points per gate does oasis {n} show?", n=number),
                            list(range(1, 5)))
-        colours: list[str] = g.value(f"oasis.{number}.colours", f"Which gate colours does oasis {number} show?",
-                                     list(COLOURS), multi=True)
+        colours: list[str] = g.value(f"oasis.{number}.colours",
+                                     Msg("Which gate colours does oasis {n} show?", n=number), list(COLOURS),
+                                     multi=True)
         return pts * sum(1 for gate in p.gates if gate["colour"] in colours)
     if number <= 13:
-        colour: str = g.value(f"oasis.{number}.colour", f"Which colour does oasis {number} show?",
+        colour: str = g.value(f"oasis.{number}.colour", Msg("Which colour does oasis {n} show?", n=number),
                               [c for c in COLOURS if c not in GOODS])
         return 3 + colour_strength(g, player, colour)
     if number <= 18:
-        kind: str = g.value(f"oasis.{number}.luxury", f"Which luxury good does oasis {number} show?",
+        kind: str = g.value(f"oasis.{number}.luxury", Msg("Which luxury good does oasis {n} show?", n=number),
                             ["slipper", "tajine", "dagger", "oil_lamp", "necklace"])
-        each: int = g.value(f"oasis.{number}.points", f"How many points per luxury good does oasis {number} show?",
-                            list(range(1, 5)))
+        each: int = g.value(f"oasis.{number}.points",
+                            Msg("How many points per luxury good does oasis {n} show?", n=number), list(range(1, 5)))
         return each * sum(1 for t in p.luxury_goods if g.s.profile.get(f"luxury.{t}.type") == kind)
     if number <= 21:
         return 3 + g.s.final.get("returned", {}).get(str(player), {}).get(str(number), 0)
@@ -313,7 +317,8 @@ def placeholder_swap(g: Game, eff: Effect) -> None:
     options: list[Any] = [c for c in COLOURS if p.screen[c] == 0 and s.supply[c] > 0]
     if not options:
         return
-    pick = g.pick(eff, eff["p"], f"Swap your {p.placeholders[0]} placeholder for which wooden keshi?",
+    pick = g.pick(eff, eff["p"], Msg("Swap your {colour} placeholder for which wooden keshi?",
+                                      colour=colour_name(p.placeholders[0])),
                   [*options, "keep"])
     if pick != "keep":
         p.placeholders.pop(0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import Msg, resource_name, sector_name, square_name
 from companion.rules import tiles
 from companion.rules.board import COLOUR_SECTOR, GOODS, RESOURCES, SQUARE_BONUSES
 from companion.rules.costs import can_pay, holds_figure
@@ -94,7 +95,8 @@ def orchard_swap(g: Game, eff: Effect) -> None:
     swaps: dict[str, int] = {}
     for scroll, kind in ORCHARD_SWAPS.items():
         if scroll in p.scrolls and left > 0:
-            k = g.pick(eff, player, f"Of {left} dates, how many do you take as {kind} (scroll {scroll})?",
+            k = g.pick(eff, player, Msg("Of {left} dates, how many do you take as {kind} (scroll {scroll})?",
+                                        left=left, kind=resource_name(kind), scroll=scroll),
                        list(range(left + 1)))
             swaps[kind], left = k, left - k
     p.resources["dates"] += left
@@ -113,7 +115,9 @@ def stair_boost(g: Game, eff: Effect) -> None:
     paid: dict[str, int] = {}
     for scroll, kind in ((26, "dates"), (27, "water")):
         if scroll in p.scrolls and p.resources[kind] > 0:
-            paid[kind] = g.pick(eff, player, f"Buy further {eff['which']} steps with {kind} (scroll {scroll})?",
+            paid[kind] = g.pick(eff, player, Msg("Buy further {which} steps with {kind} (scroll {scroll})?",
+                                                 which=sector_name(eff["which"]), kind=resource_name(kind),
+                                                 scroll=scroll),
                                 list(range(p.resources[kind] + 1)))
     for kind, k in paid.items():
         p.resources[kind] -= k
@@ -123,7 +127,7 @@ def stair_boost(g: Game, eff: Effect) -> None:
 @handler("scroll55")
 def scroll55(g: Game, eff: Effect) -> None:
     """Scroll 55: 3 steps on each staircase, in the order the player chooses."""
-    first = g.pick(eff, eff["p"], "Scroll 55: which staircase first (3 steps on each)?", ["palace", "mosque"])
+    first = g.pick(eff, eff["p"], Msg("Scroll 55: which staircase first (3 steps on each)?"), ["palace", "mosque"])
     second = "mosque" if first == "palace" else "palace"
     g.push(*[{"k": "stair", "p": eff["p"], "which": w, "steps": 3} for w in (first, second)])
 
@@ -149,7 +153,7 @@ def square_end(g: Game, eff: Effect) -> None:
         counts = {space: spectators(g, player, space) for space in SQUARE_BONUSES}
         follow += [{"k": "square_bonus", "p": player, "bonus": s, "times": 1} for s, n in counts.items() if n == 1]
     if eff.get("again"):
-        again = g.pick(eff, player, "Scroll 65: perform the main-square action a second time?", ["yes", "no"])
+        again = g.pick(eff, player, Msg("Scroll 65: perform the main-square action a second time?"), ["yes", "no"])
         if again == "yes":
             follow.append({"k": "act_main_square", "p": player, "second": True})
     g.push(*follow)
@@ -174,8 +178,8 @@ def square_position(g: Game, space: str) -> int:
     """Ring position 0-7 of main-square ``space`` (asked once, like the spectator count needs it)."""
     taken = {g.s.profile.get(f"square.position.{other}") for other in SQUARE_BONUSES if other != space}
     position: int = g.value(f"square.position.{space}",
-                            f"At which ring position (0-7, clockwise from the top) is the main-square "
-                            f"{space} space?", [k for k in range(8) if k not in taken])
+                            Msg("At which ring position (0-7, clockwise from the top) is the main-square "
+                                "{space} space?", space=square_name(space)), [k for k in range(8) if k not in taken])
     return position
 
 
@@ -218,7 +222,7 @@ def scroll58(g: Game, eff: Effect) -> None:
     options: list[Any] = [n for n in g.s.scroll_display.get("orange", []) if n in tiles.SCROLL_EFFECTS]
     if not options or p.resources["dates"] < price:
         return
-    number = g.pick(eff, player, "Scroll 58: which orange scroll do you take (1 date)?", [*options, DONE])
+    number = g.pick(eff, player, Msg("Scroll 58: which orange scroll do you take (1 date)?"), [*options, DONE])
     if number == DONE:
         return
     p.resources["dates"] -= price
@@ -236,7 +240,8 @@ def souk_more(g: Game, eff: Effect) -> None:
     options: list[Any] = [o for o in souk_options(g, player) if o.startswith(eff["kind"] + ":")]
     if not options:
         return
-    pick = g.pick(eff, player, f"Another {eff['kind']} with the same assistant?", [*options, DONE])
+    pick = g.pick(eff, player, Msg("Another exchange-office use with the same assistant?") if eff["kind"] == "office"
+                  else Msg("Another luxury good with the same assistant?"), [*options, DONE])
     if pick == DONE:
         return
     kind, _, arg = pick.partition(":")
@@ -253,7 +258,7 @@ def scroll64(g: Game, eff: Effect) -> None:
     options = gainable_colours(g, eff["p"])
     if not options:
         return
-    colour = g.pick(eff, eff["p"], "Scroll 64: which keshi (its sector's action follows)?", options)
+    colour = g.pick(eff, eff["p"], Msg("Scroll 64: which keshi (its sector's action follows)?"), options)
     g.push({"k": "gain", "p": eff["p"], "colour": colour}, {"k": "scroll64_action", "p": eff["p"], "colour": colour})
 
 
@@ -282,8 +287,10 @@ def score_oasis_now(g: Game, eff: Effect) -> None:
     player, number = eff["p"], eff["n"]
     p = g.p(player)
     if 19 <= number <= 21:
-        kind: str = g.value(f"oasis.{number}.resource", f"Which resource does oasis {number} show?", list(RESOURCES))
-        n = g.pick(eff, player, f"Return how many {kind} to score oasis {number} now?",
+        kind: str = g.value(f"oasis.{number}.resource", Msg("Which resource does oasis {n} show?", n=number),
+                            list(RESOURCES))
+        n = g.pick(eff, player,
+                   Msg("Return how many {kind} to score oasis {n} now?", kind=resource_name(kind), n=number),
                    list(range(min(12, p.resources[kind]) + 1)))
         p.resources[kind] -= n
         p.add_points("scrolls", 3 + n)
@@ -297,7 +304,8 @@ def scroll71(g: Game, eff: Effect) -> None:
     p = g.p(eff["p"])
     if not p.claimed_oases:
         return
-    number = g.pick(eff, eff["p"], "Scroll 71: which claimed oasis do you score now?", sorted(set(p.claimed_oases)))
+    number = g.pick(eff, eff["p"], Msg("Scroll 71: which claimed oasis do you score now?"),
+                    sorted(set(p.claimed_oases)))
     g.push({"k": "score_oasis_now", "p": eff["p"], "n": number})
 
 
@@ -305,7 +313,8 @@ def scroll71(g: Game, eff: Effect) -> None:
 def scroll72(g: Game, eff: Effect) -> None:
     """Scroll 72: return any number of resources, 2 points each."""
     p = g.p(eff["p"])
-    returned = {kind: g.pick(eff, eff["p"], f"Scroll 72: return how many {kind} (2 points each)?",
+    returned = {kind: g.pick(eff, eff["p"],
+                             Msg("Scroll 72: return how many {kind} (2 points each)?", kind=resource_name(kind)),
                              list(range(p.resources[kind] + 1))) for kind in RESOURCES if p.resources[kind]}
     for kind, n in returned.items():
         p.resources[kind] -= n
@@ -325,8 +334,8 @@ def scroll44_possible(g: Game, player: int) -> bool:
 def provisions_44(g: Game, eff: Effect) -> None:
     """Scroll 44 (optional, digest A30): 1 dinar once, then any 1 resource per provision tile."""
     player = eff["p"]
-    use44 = g.pick(eff, player, "Scroll 44: pay 1 dinar and then only 1 resource of any type per provision "
-                   "tile?", ["yes", "no"])
+    use44 = g.pick(eff, player, Msg("Scroll 44: pay 1 dinar and then only 1 resource of any type per provision "
+                                       "tile?"), ["yes", "no"])
     if use44 == "no":
         g.push({"k": "provisions", "p": player, "skip44": True})
         return

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import Msg, colour_name, path_name, square_name
 from companion.rules.board import GOODS, RESOURCES, SECTOR_COLOUR, SQUARE_BONUSES
 from companion.rules.catalogue import scroll_tier
 from companion.rules.costs import affordable_goods, can_pay, luxury_options, scroll_price
@@ -111,12 +112,13 @@ def spectators(g: Game, player: int, space: str) -> int:
     """Spectators on the disc section facing ``space`` now (ring and disc values from the profile)."""
     taken = {g.s.profile.get(f"square.position.{other}") for other in SQUARE_BONUSES if other != space}
     position: int = g.value(f"square.position.{space}",
-                            f"At which ring position (0-7, clockwise from the top) is the main-square "
-                            f"{space} space?", [k for k in range(8) if k not in taken])
+                            Msg("At which ring position (0-7, clockwise from the top) is the main-square "
+                                "{space} space?", space=square_name(space)), [k for k in range(8) if k not in taken])
     section = (position - g.p(player).disc_orientation) % 8
     side = "purple" if 4 in g.s.setup.get("expansions", ()) else "pink"  # expansion 4: the purple side
     count: int = g.value(f"disc.section.{section}" if side == "pink" else f"disc.purple.section.{section}",
-                         f"How many spectators are on section {section} of the audience disc ({side} side)?",
+                         Msg("How many spectators are on section {section} of the audience disc ({side} side)?",
+                             section=section, side=colour_name(side)),
                          list(range(0, 5)))
     return count + (1 if 31 in g.p(player).scrolls else 0)
 
@@ -127,7 +129,7 @@ def square_pick(g: Game, eff: Effect) -> None:
     player = eff["p"]
     if not g.p(player).entertainers:  # scrolls 29/51 without entertainers: nothing to pick
         return
-    space = g.pick(eff, player, "Which entertainer's bonus do you take?",
+    space = g.pick(eff, player, Msg("Which entertainer's bonus do you take?"),
                    [b for b in SQUARE_BONUSES if b in g.p(player).entertainers])
     times = spectators(g, player, space)
     g.push({"k": "square_bonus", "p": player, "bonus": space, "times": times})
@@ -139,7 +141,7 @@ def square_pick(g: Game, eff: Effect) -> None:
 def act_souk(g: Game, eff: Effect) -> None:
     """Exchange office once, or buy 1 luxury good (EN:L834-848, L886-898); scrolls 46/34: again."""
     p = g.p(eff["p"])
-    pick = g.pick(eff, eff["p"], "Exchange 1 goods keshi at the office, or buy a luxury good?",
+    pick = g.pick(eff, eff["p"], Msg("Exchange 1 goods keshi at the office, or buy a luxury good?"),
                   souk_options(g, eff["p"]))
     kind, _, arg = pick.partition(":")
     more = [{"k": "souk_more", "p": eff["p"], "kind": kind}] if (46 if kind == "office" else 34) in p.scrolls else []
@@ -170,8 +172,8 @@ LUXURY_REWARDS: list[dict[str, int]] = [{"points": n, **b} for n in range(0, 16)
 
 def luxury_cost(g: Game, tile: int) -> dict[str, int]:
     """Goods keshis luxury good ``tile`` costs (asked once per tile)."""
-    cost: dict[str, int] = g.value(f"luxury.{tile}.cost", f"What does luxury good #{tile} cost (goods keshis)?",
-                                   GOODS_BUNDLES)
+    cost: dict[str, int] = g.value(f"luxury.{tile}.cost",
+                                   Msg("What does luxury good #{tile} cost (goods keshis)?", tile=tile), GOODS_BUNDLES)
     return cost
 
 
@@ -185,7 +187,8 @@ def office(g: Game, eff: Effect) -> None:
         g.push({"k": "office_new", "p": eff["p"], "colour": eff["colour"], "office": office_id})
         return
     reward: dict[str, int] = g.value(f"office.{office_id}.{eff['colour']}",
-                                     f"What does exchange office #{office_id} give for 1 {eff['colour']} keshi?",
+                                     Msg("What does exchange office #{office} give for 1 {colour} keshi?",
+                                         office=office_id, colour=colour_name(eff["colour"])),
                                      bundle_options())
     p = g.p(eff["p"])
     p.goods[eff["colour"]] -= 1
@@ -201,15 +204,16 @@ def luxury(g: Game, eff: Effect) -> None:
     tile = eff["tile"]
     cost = luxury_cost(g, tile)
     reward: dict[str, int] = g.value(f"luxury.{tile}.reward",
-                                     f"What does luxury good #{tile} give (points and resources)?", LUXURY_REWARDS)
-    kind: str = g.value(f"luxury.{tile}.type", f"Which luxury good is #{tile}?",
+                                     Msg("What does luxury good #{tile} give (points and resources)?", tile=tile),
+                                     LUXURY_REWARDS)
+    kind: str = g.value(f"luxury.{tile}.type", Msg("Which luxury good is #{tile}?", tile=tile),
                         ["slipper", "tajine", "dagger", "oil_lamp", "necklace"])
     del kind  # asked now so oases 14-18 can score it later
     p = g.p(eff["p"])
     if eff.get("free"):  # desert town 11: no goods paid
         cost = {}
     elif luxury_options(g, eff["p"], cost) != [cost]:  # the Imam: any 1 goods keshi fewer
-        cost = g.pick(eff, eff["p"], "The Imam: which goods keshi do you not pay?",
+        cost = g.pick(eff, eff["p"], Msg("The Imam: which goods keshi do you not pay?"),
                       affordable_goods(p, luxury_options(g, eff["p"], cost)))
     for colour, n in cost.items():
         p.goods[colour] -= n
@@ -260,7 +264,8 @@ def madrasa(g: Game, eff: Effect) -> None:
     options: list[Any] = madrasa_options(g, player, eff["budget"], first=eff["bought"] == 0, only=eff["only"])
     if eff["bought"] > 0 or (not options):
         options.append(DONE)
-    pick = g.pick(eff, player, "Buy a scroll (or refresh a colour for 1 dinar before the first purchase)?", options)
+    pick = g.pick(eff, player, Msg("Buy a scroll (or refresh a colour for 1 dinar before the first purchase)?"),
+                  options)
     if pick == DONE:
         return
     kind, _, arg = pick.partition(":")
@@ -287,10 +292,12 @@ def madrasa(g: Game, eff: Effect) -> None:
 
 def workshop_terms(g: Game, index: int) -> tuple[int, int]:
     """(dinar price, points) of workshop ``index`` (0 = left ... 3 = right)."""
-    price: int = g.value(f"workshop.{index}.price", f"What dinar price is printed on workshop {index + 1} "
-                         "(counting from the left)?", list(range(0, 6)))
-    pts: int = g.value(f"workshop.{index}.points", f"How many points does workshop {index + 1} give "
-                       "(negative = lose)?", list(range(-5, 11)))
+    price: int = g.value(f"workshop.{index}.price",
+                         Msg("What dinar price is printed on workshop {n} (counting from the left)?", n=index + 1),
+                         list(range(0, 6)))
+    pts: int = g.value(f"workshop.{index}.points",
+                       Msg("How many points does workshop {n} give (negative = lose)?", n=index + 1),
+                       list(range(-5, 11)))
     return price, pts
 
 
@@ -315,7 +322,7 @@ def medina(g: Game, eff: Effect) -> None:
             if can_pay(p, {"dinars": price}):
                 options.extend(f"gate:{index}:{colour}" for colour in sorted(set(gates)))
     options.append(DONE)
-    pick = g.pick(eff, player, "Buy a city gate (workshop, colour) or stop?", options)
+    pick = g.pick(eff, player, Msg("Buy a city gate (workshop, colour) or stop?"), options)
     if pick == DONE:  # scroll 66: 2 keshis per gate; scroll 36: of any colour
         times = 2 if 66 in p.scrolls else 1
         g.push(*[{"k": "gain", "p": player, "colour": "any" if 36 in p.scrolls else colour}
@@ -331,10 +338,10 @@ def build_gate(g: Game, eff: Effect) -> None:
     player, index, colour = eff["p"], eff["workshop"], eff["colour"]
     p = g.p(player)
     taken = {gate["space"] for gate in p.gates}
-    space = g.pick(eff, player, f"Which city-gate space (1-8) gets the {colour} gate?",
+    space = g.pick(eff, player, Msg("Which city-gate space (1-8) gets the {colour} gate?", colour=colour_name(colour)),
                    [k for k in range(1, 9) if k not in taken])
-    printed: str = g.value(f"gate_space.{space}", f"Which colour is printed on city-gate space {space}?",
-                           [c for c in SECTOR_COLOUR.values()] + list(GOODS))
+    printed: str = g.value(f"gate_space.{space}", Msg("Which colour is printed on city-gate space {space}?",
+                                                      space=space), [c for c in SECTOR_COLOUR.values()] + list(GOODS))
     price, pts = workshop_terms(g, index)
     price = 0 if eff.get("free") else max(0, price - (1 if 32 in p.scrolls else 0))  # desert town 12: free
     if not (22 in p.scrolls and index == 0 and price == 0):
@@ -362,7 +369,8 @@ def oasis_cost(g: Game, index: int) -> dict[str, int]:
     """Resources printed next to oasis position ``index`` (0-2 left path, 3-5 right path)."""
     path, step = ("left", index + 1) if index < 3 else ("right", index - 2)
     cost: dict[str, int] = g.value(f"sahara.cost.{path}.{step}",
-                                   f"What does claiming the oasis at {path} path space {step} cost?", bundle_options())
+                                   Msg("What does claiming the oasis at {path} path space {step} cost?",
+                                       path=path_name(path), step=step), bundle_options())
     return cost
 
 
@@ -386,7 +394,7 @@ def sahara(g: Game, eff: Effect) -> None:
     if not free:  # expansion 5: desert towns (never free: scroll 62, river tile 15 claim oases only)
         options += [f"town:{n}" for n in claimable_towns(g, player)]
     options.append(DONE)
-    pick = g.pick(eff, player, "Claim which discovered oasis (position 0-5), or stop?", options)
+    pick = g.pick(eff, player, Msg("Claim which discovered oasis (position 0-5), or stop?"), options)
     if pick == DONE:
         return
     if isinstance(pick, str):  # a desert town: 1 yellow + 1 orange + 1 purple, flipped in place
@@ -411,10 +419,11 @@ def storage_icon(g: Game, player: int) -> str:
     if slot > 6:
         return "none"
     if 5 in g.s.setup.get("expansions", ()):  # expansion 5 uses the supply board's reverse side
-        key, side = f"storage.reverse.{slot}", " (reverse side of the supply board)"
+        key, prompt = f"storage.reverse.{slot}", Msg("What is printed on oasis storage space {slot} (reverse side of "
+                                                     "the supply board)?", slot=slot)
     else:
-        key, side = f"storage.{slot}", ""
-    icon: str = g.value(key, f"What is printed on oasis storage space {slot}{side}?",
+        key, prompt = f"storage.{slot}", Msg("What is printed on oasis storage space {slot}?", slot=slot)
+    icon: str = g.value(key, prompt,
                         ["keshi", "exchange", "scroll", "none"])
     return icon
 
@@ -442,7 +451,7 @@ def claimable_towns(g: Game, player: int) -> list[int]:
 def pay_any(g: Game, eff: Effect) -> None:
     """Pay 1 resource of the player's choice."""
     p = g.p(eff["p"])
-    kind = g.pick(eff, eff["p"], "Pay which resource?", [r for r in RESOURCES if p.resources[r] > 0])
+    kind = g.pick(eff, eff["p"], Msg("Pay which resource?"), [r for r in RESOURCES if p.resources[r] > 0])
     p.resources[kind] -= 1
 
 
@@ -452,7 +461,7 @@ def free_yellow_scroll(g: Game, eff: Effect) -> None:
     tiles = [n for n in g.s.scroll_display.get("yellow", []) if n in SCROLL_EFFECTS]
     if not tiles:
         return
-    number = g.pick(eff, eff["p"], "Which yellow scroll do you take for free?", [*tiles, DONE])
+    number = g.pick(eff, eff["p"], Msg("Which yellow scroll do you take for free?"), [*tiles, DONE])
     if number == DONE:
         return
     g.s.scroll_display["yellow"].remove(number)
@@ -467,7 +476,8 @@ def exchange_icon(g: Game, eff: Effect) -> None:
     Caravans, committed guards and goods may not be returned (goods may be taken).
     """
     p = g.p(eff["p"])
-    pick = g.pick(eff, eff["p"], "Return which keshi (to take 1 of another colour)?", [DONE, *returnable_keshis(p)])
+    pick = g.pick(eff, eff["p"], Msg("Return which keshi (to take 1 of another colour)?"),
+                  [DONE, *returnable_keshis(p)])
     if pick == DONE:
         return
     g.push({"k": "gain_other", "p": eff["p"], "not": return_keshi(p, pick)})
@@ -505,7 +515,7 @@ def gain_other(g: Game, eff: Effect) -> None:
     options = [c for c in gainable_colours(g, eff["p"]) if c != eff["not"]]
     if not options:
         return
-    colour = g.pick(eff, eff["p"], "Take which keshi?", options)
+    colour = g.pick(eff, eff["p"], Msg("Take which keshi?"), options)
     g.push({"k": "gain", "p": eff["p"], "colour": colour})
 
 
@@ -518,7 +528,7 @@ def any_sector_action(g: Game, eff: Effect) -> None:
     options = [s for s in SECTORS if action_possible(g, eff["p"], s)]
     if not options:
         return
-    sector = g.pick(eff, eff["p"], "Perform which sector action?", options)
+    sector = g.pick(eff, eff["p"], Msg("Perform which sector action?"), options)
     g.push(sector_action_effect(eff["p"], sector))
 
 
@@ -531,7 +541,8 @@ def reveal_scroll(g: Game, eff: Effect) -> None:
     if not stack:
         return
     if g.s.setup.get("table_draws"):
-        number = g.draw(eff, f"draw.scroll.{eff['colour']}", f"Which {eff['colour']} scroll was revealed?",
+        number = g.draw(eff, f"draw.scroll.{eff['colour']}", Msg("Which {colour} scroll was revealed?",
+                                                                           colour=colour_name(eff["colour"])),
                         sorted(stack))
     else:
         number = stack[0]
@@ -551,7 +562,7 @@ def reveal_luxury(g: Game, eff: Effect) -> None:
     stack = g.s.luxury_stack
     if not stack:
         return
-    number = g.draw(eff, "draw.luxury", "Which luxury good was revealed?", sorted(stack)) \
+    number = g.draw(eff, "draw.luxury", Msg("Which luxury good was revealed?"), sorted(stack)) \
         if g.s.setup.get("table_draws") else stack[0]
     stack.remove(number)
     g.s.luxury_display.append(number)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion import COLOURS
+from companion.i18n import Msg
 from companion.rules.board import MARKER_COLOURS, STORAGE_KESHI_COLOURS, storage_keshi_count, wooden_total
 from companion.rules.catalogue import city_gates, count, river_tiles_by_season, scroll_tiers, shipped_values
 from companion.rules.errors import SetupError
@@ -47,7 +48,7 @@ class SetupOptions:
 TABLE_DRAWS: tuple[str, ...] = tuple(k for k in DRAW_KEYS if k != "oases")
 
 
-def _check(condition: bool, message: str) -> None:
+def _check(condition: bool, message: str | Msg) -> None:
     if not condition:
         raise SetupError(message)
 
@@ -56,9 +57,11 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     """Validate ``options`` and make every missing draw from the seed."""
     names = [str(n).strip() for n in options.players]
     n = len(names)
-    _check(2 <= n <= 4, f"Marrakesh Essential is for 2-4 players, not {n}")
-    _check(all(names) and len(set(names)) == n, f"player names must be distinct and non-empty: {names}")
-    _check(options.tower_layer in ("B1", "B2"), f"tower layer must be B1 or B2, not {options.tower_layer!r}")
+    _check(2 <= n <= 4, Msg("Marrakesh Essential is for 2-4 players, not {n}", n=n))
+    _check(all(names) and len(set(names)) == n,
+           Msg("player names must be distinct and non-empty: {names}", names=str(names)))
+    _check(options.tower_layer in ("B1", "B2"),
+           Msg("tower layer must be B1 or B2, not {layer!r}", layer=options.tower_layer))
     unknown = set(options.draws) - set(DRAW_KEYS) - set(EXPANSION_DRAWS)
     _check(not unknown, f"unknown setup draws {sorted(unknown)}; expected some of "
            f"{', '.join(DRAW_KEYS + EXPANSION_DRAWS)}")
@@ -68,7 +71,8 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     rng = random.Random(options.seed)
     draws = options.draws
     start = options.start_player if options.start_player is not None else rng.randrange(n)
-    _check(isinstance(start, int) and 0 <= start < n, f"start player must be a seat 0-{n - 1}, not {start!r}")
+    _check(isinstance(start, int) and 0 <= start < n,
+           Msg("start player must be a seat 0-{last}, not {start!r}", last=n - 1, start=start))
     setup: dict[str, Any] = {
         "edition": options.edition, "players": names, "start_player": start,
         "tower_layer": options.tower_layer, "seed": options.seed, "profile": dict(options.profile),

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import Msg
+
 TIMINGS: tuple[str, ...] = ("instant", "end_of_round", "end_of_season", "permanent")
 
 Effect = dict[str, Any]
@@ -131,8 +133,8 @@ RIVER_TILES: dict[int, tuple[RiverEffect, RiverEffect | None]] = {
 }
 
 #: Season-3 tiles whose winner chooses bonus A or B and the runner-up gets the other (EN:L1265-1268).
-RIVER_CHOICE_TILES: dict[int, str] = {
-    12: "A: 1 point per built city gate; B: points = green marker",
-    17: "A: 1 date + 1 dinar per entertainer; B: 1 water + 1 date per water vendor",
-    18: "A: (cardboard keshis + marker values) // 4 points; B: 2 points per luxury good",
+RIVER_CHOICE_TILES: dict[int, Msg] = {
+    12: Msg("A: 1 point per built city gate; B: points = green marker"),
+    17: Msg("A: 1 date + 1 dinar per entertainer; B: 1 water + 1 date per water vendor"),
+    18: Msg("A: (cardboard keshis + marker values) // 4 points; B: 2 points per luxury good"),
 }

@@ -1,7 +1,45 @@
-// Shared helpers: JSON requests that carry this session's CSRF token, and colour chips.
+// Shared helpers: JSON requests that carry this session's CSRF token, colour chips, and t() for the
+// page's language (docs/i18n.md): t("English text {name}", {name: value}) looks the English text up
+// in the catalog base.html puts in <script id="keshi-i18n"> and falls back to English.
 window.Keshi = (function () {
   "use strict";
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const catalog = (function () {
+    const el = document.getElementById("keshi-i18n");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
+  })();
+
+  function lookup(key, fallback) {
+    return Object.prototype.hasOwnProperty.call(catalog, key) ? catalog[key] : fallback;
+  }
+
+  // Put params into {name} placeholders ({name!r}: quoted, as Python's repr shows a text).
+  function fill(template, params) {
+    return template.replace(/\{(\w+)(!r)?\}/g, function (whole, name, repr) {
+      if (!params || !Object.prototype.hasOwnProperty.call(params, name)) { return whole; }
+      const value = params[name];
+      return repr && typeof value === "string" ? "'" + value + "'" : String(value);
+    });
+  }
+
+  // The translation of an English text, with params filled in.
+  function t(text, params) { return fill(lookup(text, text), params); }
+
+  // A game word whose translation depends on what it names: word("colour", "green") -> "Hellgrün".
+  function word(context, text) { return lookup(context + "\u0004" + text, text); }
+
+  // An engine message sent as data (Msg.to_json: {text, params, context?}), e.g. a decision's "say";
+  // a param is a value, such a message, or a list of them (shown "a, b, c").
+  function say(message) {
+    if (Array.isArray(message)) { return message.map(say).join(", "); }
+    if (!message || typeof message !== "object") { return message === undefined || message === null ? "" : String(message); }
+    const params = {};
+    Object.keys(message.params || {}).forEach(function (k) {
+      const v = message.params[k];
+      params[k] = v && typeof v === "object" ? say(v) : v;
+    });
+    return fill(message.context ? word(message.context, message.text) : lookup(message.text, message.text), params);
+  }
 
   function api(method, url, body, extraHeaders) {
     const headers = Object.assign({"X-CSRF-Token": csrf}, extraHeaders || {});
@@ -39,8 +77,9 @@ window.Keshi = (function () {
     const c = (window.PALETTE || []).find(function (p) { return p.name === colour; }) || {hex: "#666", symbol: "?"};
     return '<span class="chip" data-colour="' + esc(colour) + '"><span class="swatch" style="background:' + c.hex +
       '" aria-hidden="true">' + c.symbol + "</span>" + (count !== undefined ? "<b>" + count + "×</b> " : "") +
-      esc(colour) + "</span>";
+      esc(word("colour", colour)) + "</span>";
   }
 
-  return {api: api, newKey: newKey, csrf: csrf, esc: esc, chip: chip};
+  return {api: api, newKey: newKey, csrf: csrf, esc: esc, chip: chip, t: t, word: word, say: say};
 })();
+window.t = window.Keshi.t;

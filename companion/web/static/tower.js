@@ -12,10 +12,10 @@
       row.querySelector(".n").textContent = String(result.counts[row.dataset.colour] || 0);
     });
     const label = result.source === "simulator-truth"
-      ? "Counts from the simulator's own truth (no camera in the loop)."
-      : "Counts from the camera.";
-    source.textContent = label + " Beam counted " + result.beam_count + " drop(s)." +
-      (result.flagged ? " The beam and the camera disagree: please check the tray." : "");
+      ? t("Counts from the simulator's own truth (no camera in the loop).")
+      : t("Counts from the camera.");
+    source.textContent = label + " " + t("Beam counted {n} drop(s).", {n: result.beam_count}) +
+      (result.flagged ? " " + t("The beam and the camera disagree: please check the tray.") : "");
   }
 
   const events = new EventSource("/events");
@@ -25,21 +25,21 @@
     if (event.topic === "toss.started") {
       current = data.toss_id;
       drops.innerHTML = "";
-      state.textContent = "Tossing…";
+      state.textContent = t("Tossing…");
       button.disabled = true;
     } else if (event.topic === "toss.drop" && data.toss_id === current) {
       const item = document.createElement("li");
       item.textContent = data.t_ms.toFixed(0) + " ms" +
-        (data.double ? " (likely two pieces)" : "");
+        (data.double ? " " + t("(likely two pieces)") : "");
       drops.appendChild(item);
     } else if (event.topic === "toss.settled" && data.toss_id === current) {
-      state.textContent = "Settled after " + data.drops + " drop(s); counting…";
+      state.textContent = t("Settled after {n} drop(s); counting…", {n: data.drops});
     } else if (event.topic === "toss.result" && data.toss_id === current) {
       showCounts(data);
-      state.textContent = "Done.";
+      state.textContent = t("Done.");
       button.disabled = false;
     } else if (event.topic === "tower.fault") {
-      state.textContent = "Tower fault: " + data.message;
+      state.textContent = t("Tower fault: {message}", {message: data.message});
       button.disabled = false;
     }
   };
@@ -51,25 +51,31 @@
     emptied.disabled = true;
     Keshi.api("POST", "/api/tower/empty", {found: {}}).then(function (result) {
       emptied.disabled = false;
-      if (!result.ok) { answer.textContent = "Not now: " + (result.data.error || "error " + result.status); return; }
-      const before = Object.keys(result.data.believed || {}).map(function (c) { return result.data.believed[c] + " " + c; });
-      answer.textContent = "The tower now counts as empty" + (before.length ? " (it was believed to hold " + before.join(", ") + ")." : ".");
+      if (!result.ok) {
+        answer.textContent = t("Not now: {reason}", {reason: result.data.error || t("error {status}", {status: result.status})});
+        return;
+      }
+      const before = Object.keys(result.data.believed || {}).map(function (c) {
+        return result.data.believed[c] + " " + Keshi.word("colour", c);
+      });
+      answer.textContent = before.length ? t("The tower now counts as empty (it was believed to hold {pieces}).", {pieces: before.join(", ")})
+        : t("The tower now counts as empty.");
     }).catch(function () {
       emptied.disabled = false;
-      answer.textContent = "No connection to the companion; try again.";
+      answer.textContent = t("No connection to the companion; try again.");
     });
   });
 
   button.addEventListener("click", function () {
     button.disabled = true;
-    state.textContent = "Starting a toss…";
+    state.textContent = t("Starting a toss…");
     Keshi.api("POST", "/api/tower/toss", {})
       .then(function (result) {
         if (!result.ok) { throw new Error(result.data.error || "HTTP " + result.status); }
         current = result.data.toss_id;
       })
       .catch(function (error) {
-        state.textContent = "Could not toss: " + error.message;
+        state.textContent = t("Could not toss: {reason}", {reason: error.message});
         button.disabled = false;
       });
   });

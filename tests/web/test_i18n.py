@@ -1,0 +1,241 @@
+"""German and English: the language a page picks, rule errors in the phone's language, the catalogs' build."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+from flask.testing import FlaskClient
+
+from companion.i18n import Msg, claim_name, colour_name, compile_catalogs, use_locale
+from companion.i18n.catalogs import TRANSLATIONS_DIR, js_catalog
+from companion.i18n.web import COOKIE
+from companion.rules import Claim, Game, RuleError, SetupOptions
+from companion.rules.simulate import RandomPlayer
+from companion.tower.model import SimulatedTower, TowerParams
+from tests.web.conftest import Table
+from tests.web.play import first_action
+from tests.web.test_games_api import advance_to
+
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+PO = TRANSLATIONS_DIR / "de" / "LC_MESSAGES" / "messages.po"
+
+
+class VisibleText(HTMLParser):
+    """The text a reader sees (script, style and JSON blocks left out), plus ``<html lang>``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.lang: str | None = None
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "html":
+            self.lang = dict(attrs).get("lang")
+        if tag in ("script", "style"):
+            self._hidden += 1
+        for name, value in attrs:  # words a reader meets in attributes: labels, alt texts, titles
+            if name in ("aria-label", "alt", "title", "placeholder") and value:
+                self.parts.append(value)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._hidden -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden and data.strip():
+            self.parts.append(" ".join(data.split()))
+
+
+def visible(html: str) -> VisibleText:
+    parser = VisibleText()
+    parser.feed(html)
+    return parser
+
+
+def english_phrases() -> list[str]:
+    """Catalog ids whose German differs from the English (so seeing one means an untranslated text),
+    with their placeholders cut out: each fixed piece of at least 2 words is searched for."""
+    with PO.open("rb") as source:
+        catalog = read_po(source)
+    phrases: set[str] = set()
+    for message in catalog:
+        if not message.id or not isinstance(message.id, str) or message.string == message.id:
+            continue
+        for piece in re.split(r"%\(\w+\)s|\{\w+(?:!r)?\}", message.id):
+            piece = piece.strip(" .:;,()·")
+            if len(piece.split()) >= 2 or (message.context and piece):
+                phrases.add(piece)
+    return sorted(phrases, key=len, reverse=True)
+
+
+def untranslated(text: str) -> list[str]:
+    """The English catalog phrases found in ``text`` (a colour word only as a whole word)."""
+    found = []
+    for phrase in english_phrases():
+        if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text):
+            found.append(phrase)
+    return found
+
+
+# --- choosing the language ------------------------------------------------------------------------
+
+def test_the_browser_language_picks_german_and_english_stays_the_default(client: FlaskClient) -> None:
+    german = visible(client.get("/tower", headers=GERMAN).get_data(as_text=True))
+    assert german.lang == "de" and "Turm" in german.parts
+    assert "Spiele" in german.parts and "Games" not in german.parts
+    english = visible(client.get("/tower", headers={"Accept-Language": "fr-FR,fr"}).get_data(as_text=True))
+    assert english.lang == "en" and "Games" in english.parts and "Spiele" not in english.parts
+
+
+def test_the_menu_switch_overrides_the_browser_and_is_kept_across_pages(client: FlaskClient) -> None:
+    page = client.get("/tower", headers=GERMAN).get_data(as_text=True)
+    assert 'href="/language/en?next=/tower"' in page  # the menu offers the other language
+    switched = client.get("/language/en?next=/tower", headers=GERMAN)
+    assert switched.status_code == 302 and switched.headers["Location"] == "/tower"
+    assert COOKIE in switched.headers["Set-Cookie"]
+    for path in ("/tower", "/setup/calibrate"):  # the German browser now reads English everywhere
+        assert visible(client.get(path, headers=GERMAN).get_data(as_text=True)).lang == "en"
+    client.get("/language/de?next=/")
+    assert visible(client.get("/tower").get_data(as_text=True)).lang == "de"
+
+
+def test_the_switch_refuses_an_unknown_language_and_a_foreign_target(client: FlaskClient) -> None:
+    assert client.get("/language/fr").status_code == 404
+    for target in ("https://evil.example/", "//evil.example/", "/\\evil.example"):
+        response = client.get("/language/de", query_string={"next": target})
+        assert response.headers["Location"] == "/"
+
+
+# --- rule errors ----------------------------------------------------------------------------------
+
+def test_a_rule_error_comes_back_in_german_with_its_rule_and_changes_nothing(table: Table) -> None:
+    view = advance_to(table, "claim")
+    other = 1 - view["to_move"]
+    action = {"type": "claim", "player": other, "colours": view["legal"][0]["action"]["colours"]}
+    before = table.view()
+    response = table.client.post(f"/api/games/{table.game_id}/actions", json={"action": action,
+                                 "version": view["version"]}, headers={"X-CSRF-Token": table.csrf, **GERMAN})
+    assert response.status_code == 422
+    error = response.get_json()["error"]
+    names = before["names"]
+    assert error.startswith(f"{names[other]} ist nicht am Zug: {names[view['to_move']]} ist jetzt dran")
+    assert "Holz-Keshis nehmen" in error and "EN:L625" in error
+    assert table.view() == before  # nothing changed
+    english = table.act(action, view["version"]).get_json()["error"]
+    assert "is not" in english and "'s turn" in english and "EN:L625" in english
+
+
+def test_an_engine_message_renders_in_the_active_language_and_stays_english_elsewhere() -> None:
+    game = Game.new(SetupOptions(players=["Sarah", "Jan"], seed=3))
+    with pytest.raises(RuleError) as raised:
+        game.apply(Claim(0, ("green",)))  # claiming while keshis are being selected
+    error = raised.value
+    english = str(error)
+    with use_locale("de"):
+        german = str(error)
+    assert german != english and "Sarah" in german and str(error) == english
+    message = Msg("{player} has no {colour} keshi left behind the screen", player="Ben", colour=colour_name("green"))
+    assert message.render("de") == "Ben hat keinen Keshi in Hellgrün mehr hinter dem Sichtschirm"
+    assert Msg.from_json(message.to_json()) == message
+    assert message.english() == "Ben has no green keshi left behind the screen"
+    claim = Msg("{player} cannot claim {colours}; legal: {options}", player="Ben", colours=claim_name(("red",)),
+                options=[claim_name(("yellow", "orange")), claim_name(("green", "green"))])
+    assert claim.english() == "Ben cannot claim red; legal: yellow+orange, green+green"
+    german = "Ben kann Rot nicht nehmen; erlaubt: Gelb+Orange, Hellgrün+Hellgrün"
+    assert Msg.from_json(claim.to_json()).render("de") == german
+
+
+def test_a_decision_shown_to_the_table_carries_its_prompt_in_words_any_language_can_render(table: Table) -> None:
+    view = table.view()
+    while not view["pending"]:
+        response = table.act(first_action(view), view["version"])
+        assert response.status_code == 201, response.get_json()
+        view = response.get_json()["view"]
+    pending = view["pending"]
+    prompt = Msg.from_json(pending["say"])
+    assert prompt.english() == pending["prompt"]  # the stored prompt (logs, CLI) stays English
+    german = prompt.render("de")
+    assert german != pending["prompt"] and untranslated(german) == [], german
+
+
+def message_ids(say: dict[str, Any]) -> set[str]:
+    """Every catalog key a ``Msg.to_json`` uses (the message's and its words')."""
+    key = f"{say['context']}\u0004{say['text']}" if say.get("context") else say["text"]
+    keys = {key}
+    for value in say["params"].values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict):
+                keys |= message_ids(item)
+    return keys
+
+
+@pytest.mark.parametrize("edition, expansions", [("essential", (1, 2, 3, 4, 5)), ("classic", ())])
+def test_every_prompt_of_a_whole_game_has_its_german(edition: str, expansions: tuple[int, ...]) -> None:
+    rng = random.Random(5)
+    game = Game.new(SetupOptions(players=["Sarah", "Jan", "Marie"], seed=5, edition=edition, expansions=expansions))
+    player = RandomPlayer(rng, SimulatedTower(TowerParams(layer="B1"), rng))
+    asked: set[str] = set()
+    while not game.finished:
+        if game.pending is not None:
+            asked |= message_ids(game.pending["say"])  # every prompt is a Msg: none is English-only
+        game.apply(player.action(game))
+    missing = asked - set(js_catalog("de"))
+    assert len(asked) > 20 and not missing, missing
+
+
+# --- the pages this module translates -------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/tower", "/setup/calibrate", "join"])
+def test_a_german_page_has_no_english_left(table: Table, path: str) -> None:
+    url = f"/games/{table.game_id}/join" if path == "join" else path
+    response = table.client.get(url, headers=GERMAN)
+    assert response.status_code == 200
+    page = visible(response.get_data(as_text=True))
+    text = "\n".join(page.parts)
+    assert page.lang == "de" and untranslated(text) == [], text
+    english = "\n".join(visible(table.client.get(url).get_data(as_text=True)).parts)
+    assert untranslated(english), "the scan must see the English page's texts"
+
+
+def test_the_page_carries_the_catalog_for_javascript_and_colour_names_as_the_rulebook_spells_them(
+        client: FlaskClient) -> None:
+    page = client.get("/tower", headers=GERMAN).get_data(as_text=True)
+    assert 'id="keshi-i18n"' in page and "Hellgrün" in page
+    catalog = js_catalog("de")
+    assert catalog["Tossing…"] == "Wurf läuft …"
+    words = {c: catalog[f"colour\u0004{c}"] for c in ("turquoise", "green", "white", "purple", "pink")}
+    assert words == {"turquoise": "Türkis", "green": "Hellgrün", "white": "Weiß", "purple": "Lila", "pink": "Rosa"}
+    assert catalog["sector\u0004main square"] == "Großer Platz"
+    assert 'id="keshi-i18n"' not in client.get("/tower").get_data(as_text=True)  # English needs no catalog
+
+
+# --- the catalogs ---------------------------------------------------------------------------------
+
+def test_the_catalogs_compile_from_a_clean_tree(tmp_path: Path) -> None:
+    tree = tmp_path / "translations"
+    shutil.copytree(TRANSLATIONS_DIR, tree, ignore=shutil.ignore_patterns("*.mo"))
+    mo = tree / "de" / "LC_MESSAGES" / "messages.mo"
+    assert not mo.exists()
+    assert compile_catalogs(tree) == [mo] and mo.stat().st_size > 1000
+    assert compile_catalogs(tree) == []  # up to date: nothing to do
+    import gettext
+
+    german: Any = gettext.translation("messages", str(tree), ["de"])
+    assert german.pgettext("colour", "green") == "Hellgrün" and german.gettext("Tower") == "Turm"
+
+
+def test_every_translation_keeps_the_placeholders_of_its_english() -> None:
+    with PO.open("rb") as source:
+        catalog = read_po(source)
+    pattern = re.compile(r"%\(\w+\)s|\{\w+(?:!r)?\}")
+    for message in catalog:
+        if message.id and message.string:
+            assert sorted(pattern.findall(str(message.string))) == sorted(pattern.findall(str(message.id))), message.id
