@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from companion.engine_kit import AnswerAction, ChooseAction
+from companion.i18n import Msg
 
 
 class Named(Protocol):
@@ -84,12 +85,13 @@ class EngineGame(ABC, Generic[S, P]):
         its answer (a ``Choose`` or an ``Answer``) is taken. Then the game runs on.
         """
         if self.s.finished:
-            raise self.wrong_phase("the game is over: no more actions")
+            raise self.wrong_phase(Msg("the game is over: no more actions"))
         method = self.moves.get(type(action))
         if method is None:
-            raise self.rule_error(f"not an action of this game: {action!r}")
+            raise self.rule_error(Msg("not an action of this game: {action}", action=repr(action)))
         if self.s.pending is not None and not isinstance(action, (AnswerAction, ChooseAction)):
-            raise self.wrong_phase(f"{self._actor_text()} must first answer: {self.s.pending['prompt']}")
+            raise self.wrong_phase(Msg("{actor} must first answer: {prompt}", actor=self._actor_text(),
+                                       prompt=self._prompt()))
         getattr(self, method)(action)
         self.log.append(action)
         self._run()
@@ -98,13 +100,15 @@ class EngineGame(ABC, Generic[S, P]):
         """Check ``a`` against the pending decision, then hand the option to the effect that asked."""
         pending = self.s.pending
         if pending is None or pending["kind"] != "choice":
-            raise self.illegal_choice(f"{self._player_name(a.player)} has nothing to choose now")
+            raise self.illegal_choice(Msg("{player} has nothing to choose now", player=self._player_name(a.player)))
         if a.player != pending["player"]:
-            raise self.not_your_turn(f"it is not {self._player_name(a.player)}'s choice: {self._actor_text()} "
-                                     f"must answer: {pending['prompt']}")
+            raise self.not_your_turn(Msg("it is not {player}'s choice: {actor} must answer: {prompt}",
+                                         player=self._player_name(a.player), actor=self._actor_text(),
+                                         prompt=self._prompt()))
         if a.option not in pending["options"]:
-            raise self.illegal_choice(f"{self.name(a.player)} chose {a.option!r}, which is not an option for "
-                                      f"'{pending['prompt']}'; options: {pending['options']}")
+            raise self.illegal_choice(Msg("{player} chose {option}, which is not an option for '{prompt}'; "
+                                          "options: {options}", player=self.name(a.player), option=repr(a.option),
+                                          prompt=self._prompt(), options=str(pending["options"])))
         self._resume_with(a.option)
         self.s.pending = None
 
@@ -115,7 +119,7 @@ class EngineGame(ABC, Generic[S, P]):
     def _player_name(self, seat: Any) -> str:
         """Player ``seat``'s name, or "player <seat>" when no such seat exists (for refusals)."""
         ok = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.s.players)
-        return self.name(seat) if ok else f"player {seat!r}"
+        return self.name(seat) if ok else str(Msg("player {seat}", seat=repr(seat)))
 
     @property
     def to_move(self) -> int | str | None:
@@ -140,7 +144,7 @@ class EngineGame(ABC, Generic[S, P]):
     def undo(self) -> Any:
         """Take back the last action (exactly: the replay of the log without it); returns it."""
         if not self.log:
-            raise self.rule_error("nothing to undo: the game is at its start")
+            raise self.rule_error(Msg("nothing to undo: the game is at its start"))
         last = self.log[-1]
         rebuilt = self.replay(self.s.setup, self.log[:-1])
         self.__dict__.update(rebuilt.__dict__)
@@ -182,7 +186,13 @@ class EngineGame(ABC, Generic[S, P]):
         """Player ``seat``'s name."""
         return self.s.players[seat].name
 
-    def _actor_text(self) -> str:
+    def _actor_text(self) -> Msg | str:
         """Who must act now, in words: a player's name, "the table" or "nobody"."""
         actor = self.to_move
-        return "the table" if actor == TABLE else self.name(int(actor)) if actor is not None else "nobody"
+        return Msg("the table") if actor == TABLE else self.name(int(actor)) if actor is not None else Msg("nobody")
+
+    def _prompt(self) -> Msg | str:
+        """The pending decision's prompt, in the reader's language when the engine sent it as a message."""
+        pending = self.s.pending or {}
+        say = pending.get("say")
+        return Msg.from_json(say) if isinstance(say, Mapping) else str(pending.get("prompt", ""))

@@ -21,6 +21,7 @@ from flask import Flask, abort, jsonify, request, session
 from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
+from companion.i18n import Msg
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 MAX_PIN_FAILURES = 10
@@ -51,7 +52,7 @@ def check_csrf() -> ResponseReturnValue | None:
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
     expected = session.get("csrf")
     if not isinstance(expected, str) or not hmac.compare_digest(sent, expected):
-        return jsonify(error="missing or wrong CSRF token: reload the page and try again"), 403
+        return jsonify(error=str(Msg("missing or wrong CSRF token: reload the page and try again"))), 403
     return None
 
 
@@ -76,10 +77,10 @@ class PinGuard:
             while failures and now - failures[0] > PIN_WINDOW_SECONDS:
                 failures.popleft()
             if len(failures) >= MAX_PIN_FAILURES:
-                raise TooManyTries(f"too many wrong PINs for game {game_id}; wait a minute")
+                raise TooManyTries(Msg("too many wrong PINs for game {game}; wait a minute", game=game_id))
             if not isinstance(sent, str) or not hmac.compare_digest(sent.strip(), pin):
                 failures.append(now)
-                raise AccessDenied(f"wrong table PIN for game {game_id}")
+                raise AccessDenied(Msg("wrong table PIN for game {game}", game=game_id))
         seat(game_id)
 
 
@@ -106,4 +107,5 @@ def is_seated(game_id: str, pin: str) -> bool:
 def require_seat(game_id: str, pin: str) -> None:
     """Abort with 403 unless this request may act at ``game_id``."""
     if not is_seated(game_id, pin):
-        abort(403, description=f"join game {game_id} with its table PIN to act (watching needs none)")
+        refusal = Msg("join game {game} with its table PIN to act (watching needs none)", game=game_id)
+        abort(403, description=str(refusal))

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import KeshiError
+from companion.i18n import Msg
 from companion.rules.catalogue import shipped_values
 from companion.rules.classic import classic_shipped_values
 from companion.store import Store
@@ -49,7 +50,8 @@ def rulebook_values(edition: str) -> dict[str, Any]:
 def check_edition(edition: Any) -> str:
     """``edition`` if the companion knows it, else ``ProfileError``."""
     if edition not in EDITIONS:
-        raise ProfileError(f"the edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
+        raise ProfileError(Msg("the edition must be one of {editions}, not {edition!r}", editions=", ".join(EDITIONS),
+                               edition=edition))
     return str(edition)
 
 
@@ -145,18 +147,20 @@ class BoardProfile:
         """Merge an exported profile into this table's: every value is checked first, then all are stored
         in one transaction (a bad file changes nothing). Answers how many values were new, changed, same."""
         if not isinstance(doc, dict):
-            raise ProfileError("the file is not a board profile: it must be a JSON object")
+            raise ProfileError(Msg("the file is not a board profile: it must be a JSON object"))
         if doc.get("format") != FILE_FORMAT:
-            raise ProfileError(f"the file is not a board profile (its \"format\" must be \"{FILE_FORMAT}\")")
+            raise ProfileError(Msg("the file is not a board profile (its \"format\" must be \"{format}\")",
+                                   format=FILE_FORMAT))
         if doc.get("version") != FILE_VERSION:
-            raise ProfileError(f"this companion reads board-profile files of version {FILE_VERSION}, "
-                               f"not {doc.get('version')!r}")
+            raise ProfileError(Msg("this companion reads board-profile files of version {version}, not {sent!r}",
+                                   version=FILE_VERSION, sent=doc.get("version")))
         edition = check_edition(doc.get("edition"))
         values = doc.get("values")
         if not isinstance(values, dict):
-            raise ProfileError("the file's \"values\" must be an object of key: value")
+            raise ProfileError(Msg("the file's \"values\" must be an object of key: value"))
         if len(values) > MAX_IMPORT_VALUES:
-            raise ProfileError(f"the file has {len(values)} values; at most {MAX_IMPORT_VALUES} are accepted")
+            raise ProfileError(Msg("the file has {n} values; at most {most} are accepted", n=len(values),
+                                   most=MAX_IMPORT_VALUES))
         current = self.values(edition)
         self._check(edition, values, current)
         counts = {"added": 0, "changed": 0, "unchanged": 0}

@@ -21,6 +21,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
+from companion.i18n import Msg
 from companion.web.board_profile import EDITIONS, SOURCES, BoardProfile, ProfileError, check_edition, key_info
 
 bp = Blueprint("board_profile", __name__)
@@ -67,7 +68,7 @@ def describe() -> ResponseReturnValue:
 def put_value(edition: str, key: str) -> ResponseReturnValue:
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or "value" not in body:
-        raise ProfileError("the body must be a JSON object with the new \"value\"")
+        raise ProfileError(Msg("the body must be a JSON object with the new \"value\""))
     return jsonify(entry=profile().set_value(edition, key, body["value"]))
 
 
@@ -75,7 +76,7 @@ def put_value(edition: str, key: str) -> ResponseReturnValue:
 def delete_value(edition: str, key: str) -> ResponseReturnValue:
     entry = key_info(key)
     if not profile().forget(edition, key):
-        raise ProfileError(f"{entry.title}: your table has no value to forget")
+        raise ProfileError(Msg("{title}: your table has no value to forget", title=entry.title))
     return jsonify(forgotten=key)
 
 
@@ -92,11 +93,12 @@ def import_file() -> ResponseReturnValue:
     upload = request.files.get("profile")
     raw = upload.read(IMPORT_MAX_BYTES + 1) if upload else request.get_data()
     if len(raw) > IMPORT_MAX_BYTES:
-        raise ProfileError(f"the file is larger than the {IMPORT_MAX_BYTES // 1024} KiB a board profile may be")
+        raise ProfileError(Msg("the file is larger than the {kib} KiB a board profile may be",
+                               kib=IMPORT_MAX_BYTES // 1024))
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ProfileError(f"the file is not JSON text: {exc}") from None
+        raise ProfileError(Msg("the file is not JSON text: {problem}", problem=str(exc))) from None
     return jsonify(profile().import_document(doc))
 
 

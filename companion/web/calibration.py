@@ -24,6 +24,7 @@ from flask.typing import ResponseReturnValue
 
 from companion import COLOURS
 from companion.errors import KeshiError
+from companion.i18n import Msg
 from companion.tower.service import TowerBusyError
 from companion.web.palette import PALETTE, palette_for_templates
 from firmware.tray_camera import CALIBRATION_FILENAME, CameraUnavailableError, TrayScene
@@ -132,7 +133,8 @@ class CalibrationWizard:
     def capture(self, step: str) -> dict[str, Any]:
         """Take the frame of ``step`` (replacing an earlier one)."""
         if step not in STEPS:
-            raise CalibrationStepError(f"unknown calibration step {step!r}; the steps are {', '.join(STEPS)}")
+            raise CalibrationStepError(Msg("unknown calibration step {step!r}; the steps are {steps}", step=step,
+                                           steps=", ".join(STEPS)))
         settled = self.tower.settle_camera() if step == EMPTY else None
         frame, _truth = self.camera.capture(step)
         with self.lock:
@@ -164,7 +166,7 @@ class CalibrationWizard:
         tower count with it from now on."""
         missing = [s for s in STEPS if not self.frame_path(s).is_file()]
         if missing:
-            raise CalibrationStepError(f"capture these steps first: {', '.join(missing)}")
+            raise CalibrationStepError(Msg("capture these steps first: {steps}", steps=", ".join(missing)))
         with self.lock:
             empty = read_image(self.frame_path(EMPTY))
             frames = {c: [read_image(self.frame_path(c))] for c in COLOURS}

@@ -12,6 +12,7 @@ from flask import Blueprint, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
+from companion.i18n import Msg
 from companion.tower.service import TowerBusyError
 from companion.web.palette import palette_for_templates
 
@@ -37,12 +38,12 @@ def _counts_body(field: str) -> dict[str, int] | None:
     """``{field: {colour: n}}`` from the JSON body (None when the body does not name ``field``)."""
     body: Any = request.get_json(silent=True) if request.data else {}
     if not isinstance(body, dict):
-        raise TowerPageInput("the request body must be a JSON object")
+        raise TowerPageInput(Msg("the request body must be a JSON object"))
     counts = body.get(field)
     if counts is None:
         return None
     if not (isinstance(counts, dict) and all(isinstance(v, int) and not isinstance(v, bool) for v in counts.values())):
-        raise TowerPageInput(f"{field} must map colour names to whole numbers")
+        raise TowerPageInput(Msg("{field} must map colour names to whole numbers", field=field))
     return counts
 
 

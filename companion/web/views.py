@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from companion import COLOURS
+from companion.i18n import Msg, colour_name, figure_name, path_name, resource_name, sector_name, square_name, word
 from companion.rules import Game
 from companion.rules.board import COLOUR_SECTOR, GOODS, MARKER_COLOURS, SECTOR_COLOUR, SECTORS, TRACK_MAX
 from companion.web import engine
@@ -21,7 +22,8 @@ MAX_FOLLOW_UP_OPTIONS = 6
 #: Above this many legal actions no follow-ups are looked ahead (each costs a copy of the state).
 MAX_LOOKAHEAD_ACTIONS = 24
 
-#: The player board's sectors in player words (the engine's keys are never shown).
+#: The player board's sectors in player words (the engine's keys are never shown); English, for the
+#: view's ``label``; the page shows ``say`` (the rulebook's word in the phone's language).
 SECTOR_WORDS: dict[str, str] = {
     "river": "River", "date_orchard": "Date orchard", "souk": "Souk", "main_square": "Main square",
     "madrasa": "Madrasa", "palace": "Palace", "mosque": "Mosque", "medina": "Medina", "sahara": "Sahara",
@@ -90,7 +92,8 @@ def _fresh(live: LiveGame) -> dict[str, Any]:
         "tower_check": live.tower_check,
         "season_scoring": live.season_scoring,
         "undo": undo_view(live),
-        "category_labels": {key: engine.category_text(key) for key in sorted(
+        "undo_say": undo_say(live),
+        "category_labels": {key: category_say(key).to_json() for key in sorted(
             set(engine.CATEGORY_LABELS).union(*(p["breakdown"] for p in state["players"])))},
         "boards": boards(state, live.seating),
         "score_track": score_track(state, live.seating, type(game).lap),
@@ -121,7 +124,8 @@ def with_follow_ups(game: Game, legal: list[dict[str, Any]], names: list[str]) -
         pending = ahead.pending
         if (pending is not None and pending.get("kind") == "choice" and pending.get("player") == mover
                 and 1 < len(pending["options"]) <= MAX_FOLLOW_UP_OPTIONS and not ahead.finished):
-            entry = {**entry, "then": {"prompt": pending["prompt"], "options": engine.legal_json(ahead, names)}}
+            entry = {**entry, "then": {"prompt": pending["prompt"], "say": pending.get("say"),
+                                       "options": engine.legal_json(ahead, names)}}
         out.append(entry)
     return out
 
@@ -141,6 +145,78 @@ def undo_view(live: LiveGame) -> dict[str, Any]:
     secret = last["type"] == "select" and game.phase == "select"
     return {"available": refusal is None, "label": engine.taken_back_text(last, live.names, secret),
             "reason": refusal}
+
+
+def undo_say(live: LiveGame) -> dict[str, Any] | None:
+    """``undo_view``'s ``label`` as a message the page renders in its language (``None``: nothing to take back)."""
+    game = live.game
+    if not game.log:
+        return None
+    last = engine.to_json(game.log[-1])
+    return taken_back_say(last, live.names, last["type"] == "select" and game.phase == "select").to_json()
+
+
+def taken_back_say(action: dict[str, Any], names: list[str], secret: bool) -> Msg:
+    """``engine.taken_back_text`` as a message the page renders in its language (``say``)."""
+    kind = action.get("type")
+    player = action.get("player")
+    who = names[player] if isinstance(player, int) and 0 <= player < len(names) else None
+    if kind == "select" and who is not None:
+        return (Msg("{player}'s choice of keshis", player=who) if secret else
+                Msg("{player}'s reveal ({keshis})", player=who, keshis=_colours(action["colours"])))
+    if kind == "release":
+        counts = [Msg("{n} {colour}", n=n, colour=colour_name(c)) for c, n in (action.get("counts") or {}).items() if n]
+        return Msg("the tower release ({keshis})", keshis=counts or Msg("nothing"))
+    if kind == "claim" and who is not None:
+        return Msg("{player}'s claim ({keshis})", player=who, keshis=_colours(action["colours"]))
+    if kind == "use_assistant" and who is not None:
+        return Msg("{player}'s {sector} assistant", player=who, sector=sector_name(str(action["sector"])))
+    if kind == "choose" and who is not None:
+        return Msg("{player}'s choice ({option})", player=who, option=option_say(action.get("option")))
+    if kind == "answer":
+        return Msg("the table's answer ({option})", option=option_say(action.get("value")))
+    return Msg("the last action")
+
+
+def option_say(option: Any) -> Msg | str | list[Msg | str]:
+    """A decision's option in the rulebook's words where it is a game word (a colour, sector, main-square
+    space, Sahara path, resource or figure), a list of options as a list; anything else as
+    ``engine.option_text`` writes it."""
+    if isinstance(option, list):
+        return [word for item in option for word in _listed(option_say(item))]
+    if isinstance(option, str):
+        for name in (colour_name, sector_name, square_name, path_name, resource_name, figure_name):
+            found = name(option)
+            if isinstance(found, Msg):
+                return found
+    return engine.option_text(option)
+
+
+def _listed(value: Msg | str | list[Msg | str]) -> list[Msg | str]:
+    return value if isinstance(value, list) else [value]
+
+
+def _colours(colours: list[str]) -> list[Msg | str]:
+    return [colour_name(c) for c in colours]
+
+
+#: Score categories in the rulebook's words (``engine.CATEGORY_LABELS`` has the English).
+CATEGORY_WORDS: dict[str, Msg] = {
+    "river_evaluation": word("category", "River evaluation"), "river_bonus": word("category", "River bonus"),
+    "line_bonus": word("category", "Line bonus"), "desert_towns": word("category", "Desert towns"),
+    "filled_sectors": word("category", "Filled sectors"), "gates": word("category", "City gates"),
+    "green": word("category", "Green keshis"), "green_steps": word("category", "Palace and mosque steps"),
+    "jetty": word("category", "Jetty"), "luxury_goods": word("category", "Luxury goods"),
+    "main_square": word("category", "Main square"), "oases": word("category", "Oases"),
+    "provisions": word("category", "Provisions"), "resources": word("category", "Leftover resources"),
+    "sahara": word("category", "Sahara"), "scrolls": word("category", "Scrolls"),
+    "exchange": word("category", "Exchange office"),
+}
+
+
+def category_say(key: str) -> Msg:
+    """A score category as a message: the rulebook's word, or the engine's English for a key it does not know."""
+    return CATEGORY_WORDS.get(key) or Msg("{category}", category=engine.category_text(key))
 
 
 def hide_choices_in_progress(state: dict[str, Any]) -> dict[str, Any]:
@@ -193,11 +269,13 @@ def _board(seat: int, player: dict[str, Any], seat_info: dict[str, Any]) -> dict
     for sector in SECTORS:
         colour = SECTOR_COLOUR.get(sector)
         if sector == "souk":
-            sectors.append({"sector": sector, "label": SECTOR_WORDS[sector], "colours": list(GOODS),
+            sectors.append({"sector": sector, "label": SECTOR_WORDS[sector], "say": _sector_say(sector),
+                            "colours": list(GOODS),
                             "kind": "goods", "value": sum(player["goods"].get(g, 0) for g in GOODS),
                             "max": None, "vendor": False})
             continue
-        sectors.append({"sector": sector, "label": SECTOR_WORDS[sector], "colours": [colour],
+        sectors.append({"sector": sector, "label": SECTOR_WORDS[sector], "say": _sector_say(sector),
+                        "colours": [colour],
                         "kind": kind if colour in MARKER_COLOURS else "keshis",
                         "value": int(strength.get(sector, 0)), "max": TRACK_MAX, "vendor": sector in vendors})
     return {
@@ -213,6 +291,11 @@ def _board(seat: int, player: dict[str, Any], seat_info: dict[str, Any]) -> dict
         "resources": dict(player["resources"]),
         "assistants": list(player.get("assistants", [])),
     }
+
+
+def _sector_say(sector: str) -> dict[str, Any]:
+    name = sector_name(sector)
+    return name.to_json() if isinstance(name, Msg) else Msg("{sector}", sector=name).to_json()
 
 
 def score_track(state: dict[str, Any], seating: list[dict[str, Any]], lap: int) -> dict[str, Any]:
@@ -245,6 +328,7 @@ def claim_display(state: dict[str, Any], legal: list[dict[str, Any]], names: lis
             continue
         sector = COLOUR_SECTOR.get(colour)
         goes_to = "a water-vendor space" if sector is None else SECTOR_WORDS[sector]
+        to_say = Msg("a water-vendor space").to_json() if sector is None else _sector_say(sector)
         out.append({"colour": colour, "count": int(display[colour]), "who": mover,
-                    "takes": most.get(colour, 0) if claiming else None, "to": goes_to})
+                    "takes": most.get(colour, 0) if claiming else None, "to": goes_to, "to_say": to_say})
     return out

@@ -193,9 +193,9 @@ def test_every_prompt_of_a_whole_game_has_its_german(edition: str, expansions: t
 
 # --- the pages this module translates -------------------------------------------------------------
 
-@pytest.mark.parametrize("path", ["/tower", "/setup/calibrate", "join"])
+@pytest.mark.parametrize("path", ["/tower", "/setup/calibrate", "join", "game", "/profile"])
 def test_a_german_page_has_no_english_left(table: Table, path: str) -> None:
-    url = f"/games/{table.game_id}/join" if path == "join" else path
+    url = {"join": f"/games/{table.game_id}/join", "game": f"/games/{table.game_id}"}.get(path, path)
     response = table.client.get(url, headers=GERMAN)
     assert response.status_code == 200
     page = visible(response.get_data(as_text=True))
@@ -239,3 +239,43 @@ def test_every_translation_keeps_the_placeholders_of_its_english() -> None:
     for message in catalog:
         if message.id and message.string:
             assert sorted(pattern.findall(str(message.string))) == sorted(pattern.findall(str(message.id))), message.id
+
+
+# --- the game page's data and refusals (views.py, engine_game.py, access.py) ------------------------
+
+def test_the_game_view_sends_its_words_as_messages_with_their_german(table: Table) -> None:
+    view = advance_to(table, "claim")
+    catalog = js_catalog("de")
+    for key, say in view["category_labels"].items():  # every score category has its rulebook word
+        assert not message_ids(say) - set(catalog), key
+    sectors = view["boards"][0]["sectors"]
+    assert [Msg.from_json(s["say"]).render("de") for s in sectors][:3] == ["Fluss", "Dattelplantage", "Souk"]
+    goes_to = [Msg.from_json(row["to_say"]).render("de") for row in view["claim_display"]]
+    assert goes_to and untranslated(" / ".join(goes_to)) == [], goes_to
+    undo = Msg.from_json(view["undo_say"])
+    assert undo.english() == view["undo"]["label"] or undo.english().startswith("the tower release (")
+    assert untranslated(undo.render("de")) == [], undo.render("de")
+
+
+def test_a_move_while_a_decision_waits_is_refused_in_german_with_the_german_prompt(table: Table) -> None:
+    view = table.view()
+    while not view["pending"]:
+        view = table.act(first_action(view), view["version"]).get_json()["view"]
+    prompt = Msg.from_json(view["pending"]["say"])
+    wrong = {"type": "claim", "player": 0, "colours": ["yellow"]}
+    response = table.client.post(f"/api/games/{table.game_id}/actions", json={"action": wrong,
+                                 "version": view["version"]}, headers={"X-CSRF-Token": table.csrf, **GERMAN})
+    error = response.get_json()["error"]
+    assert response.status_code == 422 and "muss zuerst antworten: " + prompt.render("de") in error, error
+    assert table.view()["version"] == view["version"]  # nothing changed
+
+
+def test_a_wrong_pin_and_a_missing_csrf_token_are_refused_in_german(table: Table) -> None:
+    fresh = table.client.application.test_client()
+    token = fresh.get("/api/session").get_json()["csrf"]
+    wrong = fresh.post(f"/api/games/{table.game_id}/join", json={"pin": "not a pin"},
+                       headers={**GERMAN, "X-CSRF-Token": token})
+    assert wrong.status_code == 403 and wrong.get_json()["error"].startswith("falsche Tisch-PIN"), wrong.get_json()
+    no_token = fresh.post(f"/api/games/{table.game_id}/join", json={"pin": "not a pin"},
+                          headers={**GERMAN, "X-CSRF-Token": ""})
+    assert "CSRF-Token fehlt" in no_token.get_json()["error"]

@@ -5,6 +5,13 @@ window.KeshiBoards = (function () {
   "use strict";
   const esc = Keshi.esc;
   const chip = Keshi.chip;
+  const t = Keshi.t;
+  // A word the view sends as a message (``say``), first letter up; the English ``fallback`` without one.
+  function named(say, fallback) {
+    if (!say) { return fallback; }
+    const text = Keshi.say(say);
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
 
   function seatName(board) {
     return '<span class="seat seat-' + esc(board.colour || "none") + '">' + esc(board.name) + "</span>";
@@ -22,35 +29,39 @@ window.KeshiBoards = (function () {
     let value = "";
     if (sector.kind === "goods") {
       what = sector.colours.map(function (c) { return chip(c, goods[c]); }).join(" ");
-      value = sector.value + " goods";
+      value = t("{n} goods", {n: sector.value});
     } else {
-      what = chip(sector.colours[0]) + (sector.kind === "marker" ? ' <span class="muted small">marker</span>' : "") +
+      what = chip(sector.colours[0]) + (sector.kind === "marker" ? ' <span class="muted small">' + esc(t("marker")) + "</span>" : "") +
         pips(sector.value, sector.max);
       value = sector.value + "/" + sector.max;
     }
     return '<li class="sector" data-sector="' + esc(sector.sector) + '" data-value="' + sector.value + '">' +
-      '<span class="sector-name">' + esc(sector.label) + '</span><span class="sector-value">' + value + "</span>" +
-      '<span class="sector-what">' + what + (sector.vendor ? ' <span class="vendor">+ water vendor</span>' : "") + "</span></li>";
+      '<span class="sector-name">' + esc(named(sector.say, sector.label)) + '</span><span class="sector-value">' + esc(value) + "</span>" +
+      '<span class="sector-what">' + what + (sector.vendor ? ' <span class="vendor">' + esc(t("+ water vendor")) + "</span>" : "") + "</span></li>";
   }
 
   function board(b, mine) {
     const oases = b.oases;
     const res = b.resources;
+    // [key (data-fact, never shown), label, value]
     const facts = [
-      ["Fisherman", "river space " + b.river.space + (b.river.jetty_spot !== null ? " · jetty spot " + b.river.jetty_spot : "")],
-      ["Courtier", "palace step " + b.palace],
-      ["Student", "mosque step " + b.mosque],
-      ["Scrolls", b.scrolls.length ? b.scrolls.length + ": no. " + b.scrolls.join(", ") : "none"],
-      ["Oases", oases.discovered + " of " + oases.spaces + " discovered · " + oases.claimed.length + " claimed"],
-      ["Luxury goods", String(b.luxury_goods)],
-      ["Supply", res.water + " water · " + res.dates + " dates · " + res.dinars + " dinars"],
+      ["Fisherman", t("Fisherman"), t("river space {n}", {n: b.river.space}) +
+        (b.river.jetty_spot !== null ? " · " + t("jetty spot {n}", {n: b.river.jetty_spot}) : "")],
+      ["Courtier", t("Courtier"), t("palace step {n}", {n: b.palace})],
+      ["Student", t("Student"), t("mosque step {n}", {n: b.mosque})],
+      ["Scrolls", t("Scrolls"), b.scrolls.length ? t("{n}: no. {numbers}", {n: b.scrolls.length, numbers: b.scrolls.join(", ")}) : t("none")],
+      ["Oases", t("Oases"), t("{found} of {spaces} discovered · {claimed} claimed",
+        {found: oases.discovered, spaces: oases.spaces, claimed: oases.claimed.length})],
+      ["Luxury goods", t("Luxury goods"), String(b.luxury_goods)],
+      ["Supply", t("Supply"), t("{water} water · {dates} dates · {dinars} dinars", res)],
     ];
-    return '<article class="board' + (mine ? " mine" : "") + '" data-seat="' + b.seat + '" aria-label="' + esc(b.name) + "'s board\">" +
-      (mine ? '<p class="mine-label">Your board</p>' : "") + '<h3 class="board-head">' + seatName(b) +
-      ' <span class="points" data-score="' + b.score + '">' + b.score + " pts</span></h3>" +
+    return '<article class="board' + (mine ? " mine" : "") + '" data-seat="' + b.seat + '" aria-label="' +
+      esc(t("{name}'s board", {name: b.name})) + '">' +
+      (mine ? '<p class="mine-label">' + esc(t("Your board")) + "</p>" : "") + '<h3 class="board-head">' + seatName(b) +
+      ' <span class="points" data-score="' + b.score + '">' + esc(t("{n} pts", {n: b.score})) + "</span></h3>" +
       '<ul class="sectors">' + b.sectors.map(function (s) { return sectorRow(s, b.goods); }).join("") + "</ul>" +
       '<dl class="board-facts">' + facts.map(function (f) {
-        return "<div><dt>" + esc(f[0]) + '</dt><dd data-fact="' + esc(f[0]) + '">' + esc(f[1]) + "</dd></div>";
+        return "<div><dt>" + esc(f[1]) + '</dt><dd data-fact="' + esc(f[0]) + '">' + esc(f[2]) + "</dd></div>";
       }).join("") + "</dl></article>";
   }
 
@@ -80,23 +91,23 @@ window.KeshiBoards = (function () {
 
   function renderTrack(box, track) {
     if (!track) { box.innerHTML = ""; return; }
-    box.innerHTML = '<p class="muted small">Scoring track: ' + track.lap + " spaces a lap</p><ol class=\"track\">" +
+    box.innerHTML = '<p class="muted small">' + esc(t("Scoring track: {n} spaces a lap", {n: track.lap})) + '</p><ol class="track">' +
       track.markers.map(function (m) {
         const where = Math.round(100 * m.space / track.lap);
         return '<li class="track-row" data-seat="' + m.seat + '"><span class="seat seat-' + esc(m.colour || "none") + '">' +
-          esc(m.name) + '</span> <b class="n">' + m.score + "</b>" + (m.laps ? ' <span class="muted small">(lap ' + (m.laps + 1) + ")</span>" : "") +
+          esc(m.name) + '</span> <b class="n">' + m.score + "</b>" + (m.laps ? ' <span class="muted small">' + esc(t("(lap {n})", {n: m.laps + 1})) + "</span>" : "") +
           '<span class="track-bar" aria-hidden="true"><span class="track-marker" style="left:' + where + '%"></span></span></li>';
       }).join("") + "</ol>";
   }
 
   // "2× yellow: Cleo takes 2 → Souk" while claiming; otherwise just what lies in the tower base.
   function displayHtml(entries) {
-    if (!entries || !entries.length) { return '<span class="muted">empty</span>'; }
+    if (!entries || !entries.length) { return '<span class="muted">' + esc(t("empty")) + "</span>"; }
     return '<ul class="claims">' + entries.map(function (e) {
       let text = "";
       if (e.takes === null || e.takes === undefined) { text = ""; }
-      else if (e.takes > 0) { text = ": " + esc(e.who) + " takes " + e.takes + " → " + esc(e.to); }
-      else { text = ": not for " + esc(e.who) + " (that sector is full)"; }
+      else if (e.takes > 0) { text = ": " + esc(t("{player} takes {n} → {to}", {player: e.who, n: e.takes, to: named(e.to_say, e.to)})); }
+      else { text = ": " + esc(t("not for {player} (that sector is full)", {player: e.who})); }
       return '<li class="claim-row" data-colour="' + esc(e.colour) + '">' + chip(e.colour, e.count) +
         '<span class="claim-text">' + text + "</span></li>";
     }).join("") + "</ul>";

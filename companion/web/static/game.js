@@ -8,9 +8,10 @@
   const gameId = root.dataset.gameId;
   const seated = root.dataset.seated === "yes";
   const ORDER = window.PALETTE.map(function (c) { return c.name; });
-  const PHASES = {select: "Select keshis", toss: "Toss the tower", claim: "Claims", exchange: "Exchange",
-    assistants: "Assistants", round_end: "End of round", season_end: "Season scoring", final: "Final scoring",
-    finished: "Final scoring"};
+  const t = Keshi.t;
+  const PHASES = {select: t("Select keshis"), toss: t("Toss the tower"), claim: t("Claims"), exchange: t("Exchange"),
+    assistants: t("Assistants"), round_end: t("End of round"), season_end: t("Season scoring"),
+    final: t("Final scoring"), finished: t("Final scoring")};
   const roleKey = "keshi.role." + gameId;
   const LOW_CONFIDENCE = 0.6;
   const MAX_COUNT = 30;
@@ -30,16 +31,16 @@
   function countsChips(counts) {
     const parts = ORDER.filter(function (c) { return (counts || {})[c] > 0; })
       .map(function (c) { return chip(c, counts[c]); });
-    return parts.length ? parts.join(" ") : '<span class="muted">none</span>';
+    return parts.length ? parts.join(" ") : '<span class="muted">' + esc(t("none")) + "</span>";
   }
-  function nameOf(seat) { return view.names[seat] || "The table"; }
+  function nameOf(seat) { return view.names[seat] || t("The table"); }
   function seatChip(seat) {
     const s = view.seating[seat] || {};
     return '<span class="seat seat-' + esc(s.colour || "none") + '">' + esc(nameOf(seat)) + "</span>";
   }
   function category(key) {
     const labels = view.category_labels || {};
-    if (labels[key]) { return labels[key]; }
+    if (labels[key]) { return Keshi.say(labels[key]); }
     const words = String(key).replace(/[._]/g, " ").replace(/\s+/g, " ").trim();
     return words.charAt(0).toUpperCase() + words.slice(1);
   }
@@ -65,12 +66,12 @@
     const r = role();
     ask.hidden = r !== null;
     document.getElementById("who-chosen").hidden = r === null;
-    document.getElementById("who-line").innerHTML = r === null ? "" : r === "all" ? "Shared device" : "You are " + seatChip(Number(r));
+    document.getElementById("who-line").innerHTML = r === null ? "" : r === "all" ? esc(t("Shared device")) : t("You are {player}", {player: seatChip(Number(r))});
     const options = document.getElementById("who-options");
     if (!options.children.length) {
       options.innerHTML = view.names.map(function (n, i) {
-        return '<button type="button" class="option who" data-seat="' + i + '">I am ' + esc(n) + "</button>";
-      }).join("") + '<button type="button" class="secondary who" data-seat="all">Shared device: plays for everyone</button>';
+        return '<button type="button" class="option who" data-seat="' + i + '">' + esc(t("I am {name}", {name: n})) + "</button>";
+      }).join("") + '<button type="button" class="secondary who" data-seat="all">' + esc(t("Shared device: plays for everyone")) + "</button>";
       options.querySelectorAll("button.who").forEach(function (b) {
         b.addEventListener("click", function () { setRole(b.dataset.seat); });
       });
@@ -112,13 +113,13 @@
   }
   function refusal(result) {
     if (result.status === 409 && result.data.kind === "GameMovedOn") {
-      return "Someone else acted first: the screen now shows the game as it is. Please choose again.";
+      return t("Someone else acted first: the screen now shows the game as it is. Please choose again.");
     }
     if (result.status === 403) {
-      return (result.data.error || "Not allowed") + ".";
+      return (result.data.error || t("Not allowed")) + ".";
     }
     return result.data.error ? result.data.error.charAt(0).toUpperCase() + result.data.error.slice(1) :
-      "The companion refused this (error " + result.status + ").";
+      t("The companion refused this (error {status}).", {status: result.status});
   }
 
   // -- talking to the server ------------------------------------------------------------------
@@ -146,7 +147,7 @@
       busy = false;
       root.dataset.busy = "no";
       render();
-      say("No connection to the companion: your tap was not sent. Check the Wi-Fi and try again.", near);
+      say(t("No connection to the companion: your tap was not sent. Check the Wi-Fi and try again."), near);
     });
   }
   // After this phone's own change the next screen is where the eyes go (not the page's bottom).
@@ -158,20 +159,60 @@
   function act(action, near, then) { send("/actions", {action: action, by: mySeat()}, near, then); }
 
   // -- screens ---------------------------------------------------------------------------------
-  // An option that is a colour name gets its chip (the name is always shown beside the swatch).
-  function optionText(label) { return ORDER.indexOf(label) >= 0 ? chip(label) : esc(label); }
+  // A decision's option in the page's language: a colour gets its chip (the name always beside the
+  // swatch); a sector, main-square space, Sahara path, resource or figure its game word; a list "a + b".
+  const OPTION_CONTEXTS = ["sector", "square", "path", "resource", "figure", "phase"];
+  function optionWords(option) {
+    if (Array.isArray(option)) { return option.map(optionWords).join(" + "); }
+    if (option && typeof option === "object") {
+      return Object.keys(option).map(function (k) { return optionWords(k) + ": " + optionWords(option[k]); }).join(", ");
+    }
+    if (typeof option !== "string") { return String(option); }
+    if (ORDER.indexOf(option) >= 0) { return Keshi.word("colour", option); }
+    const plain = option.replace(/_/g, " ");
+    for (let i = 0; i < OPTION_CONTEXTS.length; i += 1) {
+      const found = Keshi.word(OPTION_CONTEXTS[i], plain);
+      if (found !== plain) { return found; }
+    }
+    return OPTION_WORDS[plain] || plain;
+  }
+  // Option words that are no game word (the engine's "done", "none", ...).
+  const OPTION_WORDS = {done: t("done"), none: t("none"), stop: t("stop"), exchange: t("exchange"),
+    luxury: t("luxury good"), keshi: t("a new keshi"), action: t("the sector action")};
+  function optionHtml(option) { return typeof option === "string" && ORDER.indexOf(option) >= 0 ? chip(option) : esc(optionWords(option)); }
+  function claimWords(colours) { return colours.map(function (c) { return Keshi.word("colour", c); }).join(" + "); }
+  // A legal action in words, e.g. "Jan claims green + green" (the server's English label for the rest).
+  function actionText(action, label) {
+    const who = nameOf(action.player);
+    if (action.type === "claim") { return t("{player} claims {colours}", {player: who, colours: claimWords(action.colours)}); }
+    if (action.type === "use_assistant") {
+      const sector = Keshi.word("sector", String(action.sector).replace(/_/g, " "));
+      return action.mode === "keshi" ? t("{player} uses the {sector} assistant for a new keshi", {player: who, sector: sector}) :
+        t("{player} uses the {sector} assistant for the sector action", {player: who, sector: sector});
+    }
+    if (action.type === "choose") { return t("{player} chooses {option}", {player: who, option: optionWords(action.option)}); }
+    if (action.type === "answer") { return t("The table answers: {value}", {value: optionWords(action.value)}); }
+    return label;
+  }
+  function entryHtml(entry) {
+    const a = entry.action;
+    if (a.type === "choose") { return optionHtml(a.option); }
+    if (a.type === "answer") { return optionHtml(a.value); }
+    return esc(actionText(a, entry.label));
+  }
   function actionButtons(entries) {
     const short = entries.length > 3 && entries.every(function (e) { return e.label.length <= 18 && !e.action.colours && !e.then; });
     return '<div class="options' + (short ? " grid" : "") + '">' + entries.map(function (entry, i) {
       const a = entry.action;
       const colours = a.colours ? '<span class="opt-chips">' + a.colours.map(function (c) { return chip(c); }).join(" ") + "</span>" : "";
       if (entry.then) {  // the decision this leads to, answered in the same tap
-        return '<div class="option-group"><p class="group-label">' + esc(entry.label) + colours + ' <span class="muted small">→ ' +
-          esc(entry.then.prompt) + '</span></p><div class="options grid">' + entry.then.options.map(function (next, j) {
-          return '<button type="button" class="option" data-legal="' + i + '" data-then="' + j + '">' + optionText(next.label) + "</button>";
+        return '<div class="option-group"><p class="group-label">' + entryHtml(entry) + colours + ' <span class="muted small">→ ' +
+          esc(entry.then.say ? Keshi.say(entry.then.say) : entry.then.prompt) + '</span></p><div class="options grid">' +
+          entry.then.options.map(function (next, j) {
+          return '<button type="button" class="option" data-legal="' + i + '" data-then="' + j + '">' + entryHtml(next) + "</button>";
         }).join("") + "</div></div>";
       }
-      return '<button type="button" class="option" data-legal="' + i + '">' + esc(entry.label) + colours + "</button>";
+      return '<button type="button" class="option" data-legal="' + i + '">' + entryHtml(entry) + colours + "</button>";
     }).join("") + "</div>";
   }
   function bindLegal(box, entries) {
@@ -189,34 +230,39 @@
       });
     });
   }
+  // "Waiting for Ben to claim." (``what``: "decide", "select", "claim" or "assistants")
   function waiting(seat, what) {
-    return '<p class="waiting">Waiting for ' + seatChip(seat) + " " + esc(what) + ".</p>";
+    const player = {player: seatChip(seat)};
+    const text = what === "decide" ? t("Waiting for {player} to decide.", player) :
+      what === "select" ? t("Waiting for {player} to select.", player) :
+      what === "claim" ? t("Waiting for {player} to claim.", player) : t("Waiting for {player} to use assistants.", player);
+    return '<p class="waiting">' + text + "</p>";
   }
   function whoFirst() {
-    return seated && role() === null ? '<p class="waiting">Answer "Who are you?" above to play from this phone.</p>' : "";
+    return seated && role() === null ? '<p class="waiting">' + esc(t("Answer \"Who are you?\" above to play from this phone.")) + "</p>" : "";
   }
 
   function screenFinished(box) {
     const players = view.state.players;
-    const winners = view.winners.join(" and ");
-    let html = '<h2 id="screen-title">Final scoring</h2><p class="winner">★ ' + esc(winners) +
-      (view.winners.length > 1 ? " share the win" : " wins") + "</p>";
+    const names = {names: view.winners.join(" & ")};
+    let html = '<h2 id="screen-title">' + esc(t("Final scoring")) + '</h2><p class="winner">★ ' +
+      esc(view.winners.length > 1 ? t("{names} share the win", names) : t("{names} wins", names)) + "</p>";
     html += scoreTable(players.map(function (p) { return p.breakdown; }), players.map(function (p) { return p.score; }));
-    box.innerHTML = html + '<p class="muted small">Ties go to the palace, then the mosque.</p>';
+    box.innerHTML = html + '<p class="muted small">' + esc(t("Ties go to the palace, then the mosque.")) + "</p>";
   }
 
   // A category × player table of points (``totals`` adds a Total row).
   function scoreTable(perSeat, totals) {
     const cats = [];
     perSeat.forEach(function (d) { Object.keys(d || {}).forEach(function (k) { if (cats.indexOf(k) < 0) { cats.push(k); } }); });
-    let html = '<table class="breakdown"><thead><tr><th>Category</th>' +
+    let html = '<table class="breakdown"><thead><tr><th>' + esc(t("Category")) + "</th>" +
       view.names.map(function (n, i) { return "<th>" + seatChip(i) + "</th>"; }).join("") + "</tr></thead><tbody>";
     cats.forEach(function (k) {
       html += "<tr><td>" + esc(category(k)) + "</td>" + perSeat.map(function (d) {
         return '<td class="n">' + ((d || {})[k] || 0) + "</td>"; }).join("") + "</tr>";
     });
     const total = totals || perSeat.map(function (d) { return sum(d); });
-    return html + '<tr class="total"><td>Total</td>' + total.map(function (t) { return '<td class="n">' + t + "</td>"; }).join("") +
+    return html + '<tr class="total"><td>' + esc(t("Total")) + "</td>" + total.map(function (t) { return '<td class="n">' + t + "</td>"; }).join("") +
       "</tr></tbody></table>";
   }
 
@@ -224,11 +270,12 @@
     const pending = view.pending;
     const question = pending.kind === "question";
     const seat = question ? null : pending.player;
-    let html = '<h2 id="screen-title">' + (question ? "Question for the table" : esc(nameOf(seat)) + " decides") + "</h2>";
-    html += '<p class="prompt">' + esc(pending.prompt) + "</p>";
+    let html = '<h2 id="screen-title">' + esc(question ? t("Question for the table") : t("{player} decides", {player: nameOf(seat)})) + "</h2>";
+    html += '<p class="prompt">' + esc(pending.say ? Keshi.say(pending.say) : pending.prompt) + "</p>";
     if (question) {  // a table's first game asks many: the Board page takes all of them in one sitting
-      html += '<p class="muted small">Printed on your board; the answer is remembered for this table\'s next games. ' +
-        '<a id="all-values" href="/profile?edition=' + encodeURIComponent(view.edition) + '#pf-missing">Enter all your boards\' values at once</a></p>';
+      html += '<p class="muted small">' + esc(t("Printed on your board; the answer is remembered for this table's next games.")) +
+        ' <a id="all-values" href="/profile?edition=' + encodeURIComponent(view.edition) + '#pf-missing">' +
+        esc(t("Enter all your boards' values at once")) + "</a></p>";
     }
     if (mayAct(seat) && question) {  // a printed value: steppers, and where it is printed (value-editor.js)
       box.innerHTML = html + '<div class="pv-question"></div>';
@@ -240,18 +287,19 @@
       box.innerHTML = html;
       bindLegal(box, view.legal);
     } else {
-      box.innerHTML = html + (whoFirst() || waiting(seat, "to decide"));
+      box.innerHTML = html + (whoFirst() || waiting(seat, "decide"));
     }
   }
 
   function screenSelect(box) {
-    let html = '<h2 id="screen-title">Select 3 keshis</h2><p class="muted">Behind your screen, pick 3 keshis; each red one sends its assistant to a sector you choose.</p>';
+    let html = '<h2 id="screen-title">' + esc(t("Select 3 keshis")) + '</h2><p class="muted">' +
+      esc(t("Behind your screen, pick 3 keshis; each red one sends its assistant to a sector you choose.")) + "</p>";
     const seats = Object.keys(view.selections);
     Object.keys(picks).forEach(function (s) { if (seats.indexOf(s) < 0) { delete picks[s]; } });
     const done = view.state.players.map(function (p, i) { return p.has_selected ? i : null; }).filter(function (i) { return i !== null; });
-    if (done.length) { html += '<p class="muted">Chosen, hidden until everyone has: ' + done.map(seatChip).join(", ") + "</p>"; }
+    if (done.length) { html += '<p class="muted">' + t("Chosen, hidden until everyone has: {players}", {players: done.map(seatChip).join(", ")}) + "</p>"; }
     const mine = seats.filter(function (s) { return mayAct(Number(s)); });
-    seats.filter(function (s) { return !mayAct(Number(s)); }).forEach(function (s) { html += waiting(Number(s), "to select"); });
+    seats.filter(function (s) { return !mayAct(Number(s)); }).forEach(function (s) { html += waiting(Number(s), "select"); });
     html += whoFirst();
     mine.forEach(function (s) { html += '<div class="picker" data-seat="' + s + '"></div>'; });
     box.innerHTML = html;
@@ -273,7 +321,8 @@
       const fits = matches();
       const size = options.length ? options[0].colours.length : 0;
       const screen = view.state.players[seat].screen;
-      let html = "<h3>" + seatChip(seat) + "</h3><p>Chosen: " + (chosen.length ? chosen.map(function (c) { return chip(c); }).join(" ") : '<span class="muted">nothing yet</span>') + "</p>";
+      let html = "<h3>" + seatChip(seat) + "</h3><p>" + t("Chosen: {keshis}", {keshis: chosen.length ? chosen.map(function (c) { return chip(c); }).join(" ") :
+        '<span class="muted">' + esc(t("nothing yet")) + "</span>"}) + "</p>";
       if (chosen.length < size) {
         html += '<div class="options colours">' + ORDER.filter(function (c) { return screen[c] > 0; }).map(function (c) {
           const ok = fits.some(function (o) { return rest(o).indexOf(c) >= 0; });
@@ -282,14 +331,15 @@
       } else {
         const exact = fits.filter(function (o) { return o.colours.length === chosen.length; })[0];
         if (exact && exact.wild.length) {
-          html += '<p>Where do the red keshis send their assistants?</p><div class="options">' + exact.wild.map(function (w, i) {
-            return '<button type="button" class="option reveal" data-wild="' + i + '">Reveal · red to ' + esc(w.map(function (sector) { return String(sector).replace(/[._]/g, " "); }).join(" + ")) + "</button>";
+          html += "<p>" + esc(t("Where do the red keshis send their assistants?")) + '</p><div class="options">' + exact.wild.map(function (w, i) {
+            const sectors = w.map(function (sector) { return Keshi.word("sector", String(sector).replace(/[._]/g, " ")); }).join(" + ");
+            return '<button type="button" class="option reveal" data-wild="' + i + '">' + esc(t("Reveal · red to {sectors}", {sectors: sectors})) + "</button>";
           }).join("") + "</div>";
         } else {
-          html += '<button type="button" class="big reveal" data-wild="-1">Reveal ' + esc(nameOf(seat)) + "'s keshis</button>";
+          html += '<button type="button" class="big reveal" data-wild="-1">' + esc(t("Reveal {player}'s keshis", {player: nameOf(seat)})) + "</button>";
         }
       }
-      if (chosen.length) { html += '<button type="button" class="secondary start-over">Start over</button>'; }
+      if (chosen.length) { html += '<button type="button" class="secondary start-over">' + esc(t("Start over")) + "</button>"; }
       el.innerHTML = html;
       el.querySelectorAll(".colour-pick").forEach(function (b) {
         b.addEventListener("click", function () { chosen.push(b.dataset.colour); draw(); });
@@ -315,17 +365,17 @@
     const block = document.createElement("div");
     block.className = "tower-check";
     block.id = "tower-check";
-    let html = '<h2>Empty the tower first</h2><p>Before the first toss, turn the tower over and shake it: ' +
-      "pieces from an earlier game may still be inside.</p>";
-    if (sum(believed)) { html += "<p>The companion thinks these are still inside: " + countsChips(believed) + "</p>"; }
+    let html = "<h2>" + esc(t("Empty the tower first")) + "</h2><p>" +
+      esc(t("Before the first toss, turn the tower over and shake it: pieces from an earlier game may still be inside.")) + "</p>";
+    if (sum(believed)) { html += "<p>" + t("The companion thinks these are still inside: {keshis}", {keshis: countsChips(believed)}) + "</p>"; }
     if (!mayAct(null)) {
-      block.innerHTML = html + (seated && role() === null ? "" : '<p class="waiting">Waiting for the table to empty the tower.</p>');
+      block.innerHTML = html + (seated && role() === null ? "" : '<p class="waiting">' + esc(t("Waiting for the table to empty the tower.")) + "</p>");
       box.prepend(block);
       return;
     }
     if (correcting && correcting.mode === "empty") { block.innerHTML = html; box.prepend(block); counter(block); return; }
-    block.innerHTML = html + '<button type="button" class="big" id="tower-empty">It is empty: nothing fell out</button>' +
-      '<button type="button" class="secondary" id="tower-found">Pieces fell out: enter them</button>';
+    block.innerHTML = html + '<button type="button" class="big" id="tower-empty">' + esc(t("It is empty: nothing fell out")) + "</button>" +
+      '<button type="button" class="secondary" id="tower-found">' + esc(t("Pieces fell out: enter them")) + "</button>";
     box.prepend(block);
     document.getElementById("tower-empty").addEventListener("click", function () {
       send("/tower/empty", {found: {}, by: mySeat()}, "#tower-empty");
@@ -341,13 +391,14 @@
     const total = sum(view.pieces_in);
     if (!result) {
       const rolling = Boolean(view.tossing);
-      let html = '<h2 id="screen-title">Toss the tower</h2><p>Into the tower: ' + countsChips(view.pieces_in) + " (" + total + " keshis)</p>";
+      let html = '<h2 id="screen-title">' + esc(t("Toss the tower")) + "</h2><p>" +
+        t("Into the tower: {keshis} ({n} keshis)", {keshis: countsChips(view.pieces_in), n: total}) + "</p>";
       if (mayAct(null)) {
         html += '<button type="button" class="big" id="toss"' + (rolling ? " disabled" : "") + ">" +
-          (rolling ? "Tossing… wait for the result" : "Toss " + total + " keshis") + "</button>" +
-          (rolling ? "" : '<button type="button" class="secondary" id="by-hand">Enter what fell out by hand</button>');
+          esc(rolling ? t("Tossing… wait for the result") : t("Toss {n} keshis", {n: total})) + "</button>" +
+          (rolling ? "" : '<button type="button" class="secondary" id="by-hand">' + esc(t("Enter what fell out by hand")) + "</button>");
       } else {
-        html += whoFirst() || '<p class="waiting">Waiting for the table to toss.</p>';
+        html += whoFirst() || '<p class="waiting">' + esc(t("Waiting for the table to toss.")) + "</p>";
       }
       box.innerHTML = html;
       if (correcting && correcting.mode === "hand") { counter(box); return; }
@@ -361,17 +412,17 @@
       }
       return;
     }
-    let html = '<h2 id="screen-title">Tower result</h2><p class="result-counts">' + countsChips(result.counts) + "</p>";
+    let html = '<h2 id="screen-title">' + esc(t("Tower result")) + '</h2><p class="result-counts">' + countsChips(result.counts) + "</p>";
     if (sum(result.leftover_if_confirmed)) {
-      html += '<p class="muted" id="leftover">Not tossed this round, so kept as a leftover from before: ' +
-        countsChips(result.leftover_if_confirmed) + "</p>";
+      html += '<p class="muted" id="leftover">' + t("Not tossed this round, so kept as a leftover from before: {keshis}",
+        {keshis: countsChips(result.leftover_if_confirmed)}) + "</p>";
     }
     html += evidence(result);
-    if (result.flagged) { html += '<p class="warn">The beam and the camera disagree: check the tray before you confirm.</p>'; }
-    if (!mayAct(null)) { box.innerHTML = html + (whoFirst() || '<p class="waiting">Waiting for the table to confirm.</p>'); return; }
+    if (result.flagged) { html += '<p class="warn">' + esc(t("The beam and the camera disagree: check the tray before you confirm.")) + "</p>"; }
+    if (!mayAct(null)) { box.innerHTML = html + (whoFirst() || '<p class="waiting">' + esc(t("Waiting for the table to confirm.")) + "</p>"); return; }
     if (correcting && correcting.mode === "result") { box.innerHTML = html; counter(box); return; }
-    html += '<button type="button" class="big" id="accept">Confirm: that is what fell out</button>' +
-      '<button type="button" class="secondary" id="correct">Correct the counts</button>';
+    html += '<button type="button" class="big" id="accept">' + esc(t("Confirm: that is what fell out")) + "</button>" +
+      '<button type="button" class="secondary" id="correct">' + esc(t("Correct the counts")) + "</button>";
     box.innerHTML = html;
     document.getElementById("accept").addEventListener("click", function () { act({type: "release", counts: result.counts}, "#accept"); });
     document.getElementById("correct").addEventListener("click", function () {
@@ -385,15 +436,16 @@
     let html = "";
     if (result.snapshot_url) {
       html += '<figure class="snapshot"><img id="snapshot" src="' + esc(result.snapshot_url) +
-        '" alt="The tray as the camera saw it after this toss"><figcaption class="muted small">What the camera saw in the tray</figcaption></figure>';
+        '" alt="' + esc(t("The tray as the camera saw it after this toss")) + '"><figcaption class="muted small">' +
+        esc(t("What the camera saw in the tray")) + "</figcaption></figure>";
     }
     if (result.colour_confidence && Object.keys(result.colour_confidence).length) { html += confidenceTable(result.colour_confidence); }
-    const parts = [result.source === "simulator-truth" ? "Counted by the simulator" : "Counted by the camera",
-      "beam " + result.beam_count + " drop(s)"];
-    if (result.camera_count !== null && result.camera_count !== undefined) { parts.push("camera " + result.camera_count); }
-    if (result.confidence !== null && result.confidence !== undefined) { parts.push("confidence " + Math.round(result.confidence * 100) + "%"); }
-    if (result.unknown) { parts.push(result.unknown + " unknown"); }
-    return html + '<p class="muted small" id="evidence">' + parts.join(" · ") + "</p>";
+    const parts = [result.source === "simulator-truth" ? t("Counted by the simulator") : t("Counted by the camera"),
+      t("beam {n} drop(s)", {n: result.beam_count})];
+    if (result.camera_count !== null && result.camera_count !== undefined) { parts.push(t("camera {n}", {n: result.camera_count})); }
+    if (result.confidence !== null && result.confidence !== undefined) { parts.push(t("confidence {n}%", {n: Math.round(result.confidence * 100)})); }
+    if (result.unknown) { parts.push(t("{n} unknown", {n: result.unknown})); }
+    return html + '<p class="muted small" id="evidence">' + esc(parts.join(" · ")) + "</p>";
   }
 
   // Per detected colour: how many pieces and how sure the camera was (mean, and its least sure piece).
@@ -403,9 +455,10 @@
       const unsure = r.lowest < LOW_CONFIDENCE;
       return '<tr' + (unsure ? ' class="unsure"' : "") + "><td>" + chip(c) + '</td><td class="n">' + r.count +
         '</td><td class="n">' + Math.round(r.mean * 100) + '%</td><td class="n">' + Math.round(r.lowest * 100) + "%" +
-        (unsure ? ' <span aria-label="check this colour">⚠</span>' : "") + "</td></tr>";
+        (unsure ? ' <span aria-label="' + esc(t("check this colour")) + '">⚠</span>' : "") + "</td></tr>";
     }).join("");
-    return '<table class="breakdown confidence" id="confidence"><thead><tr><th>Detected</th><th>n</th><th>sure</th><th>least</th></tr></thead><tbody>' +
+    return '<table class="breakdown confidence" id="confidence"><thead><tr><th>' + esc(t("Detected")) + "</th><th>n</th><th>" +
+      esc(t("sure")) + "</th><th>" + esc(t("least")) + "</th></tr></thead><tbody>" +
       rows + "</tbody></table>";
   }
 
@@ -418,28 +471,32 @@
     const result = mode === "result" ? view.tower_result : null;
     const camera = result ? result.counts || {} : {};
     const conf = result ? result.colour_confidence || {} : {};
-    const title = mode === "empty" ? "What fell out of the tower?" : "What fell out?";
-    let html = '<div class="counter" id="counter"><h3>' + title + "</h3>";
+    const title = mode === "empty" ? t("What fell out of the tower?") : t("What fell out?");
+    let html = '<div class="counter" id="counter"><h3>' + esc(title) + "</h3>";
+    const youCount = t("You count {n}", {n: "<b>" + sum(counts) + "</b>"});
     if (result) {
-      html += '<p class="small" id="counter-totals">You count <b>' + sum(counts) + "</b> · beam " + result.beam_count + " drop(s)" +
-        (result.camera_count !== null && result.camera_count !== undefined ? " · camera " + result.camera_count : "") + "</p>";
+      html += '<p class="small" id="counter-totals">' + youCount + " · " + esc(t("beam {n} drop(s)", {n: result.beam_count})) +
+        (result.camera_count !== null && result.camera_count !== undefined ? " · " + esc(t("camera {n}", {n: result.camera_count})) : "") + "</p>";
     } else {
-      html += '<p class="small" id="counter-totals">You count <b>' + sum(counts) + "</b></p>";
+      html += '<p class="small" id="counter-totals">' + youCount + "</p>";
     }
-    html += '<p class="muted small">Any colour, any count: a piece nobody tossed is kept as a leftover. The change is logged beside the tower\'s own count.</p>';
+    html += '<p class="muted small">' + esc(t("Any colour, any count: a piece nobody tossed is kept as a leftover. The change is logged beside the tower's own count.")) + "</p>";
     ORDER.forEach(function (c) {
       const facts = [];
-      if (mode !== "empty" || inside[c]) { facts.push("in tower " + (inside[c] || 0)); }
-      if (result) { facts.push("camera " + (camera[c] || 0) + (conf[c] ? " (" + Math.round(conf[c].mean * 100) + "% sure)" : "")); }
+      if (mode !== "empty" || inside[c]) { facts.push(t("in tower {n}", {n: inside[c] || 0})); }
+      if (result) {
+        facts.push(t("camera {n}", {n: camera[c] || 0}) + (conf[c] ? " " + t("({n}% sure)", {n: Math.round(conf[c].mean * 100)}) : ""));
+      }
       const relevant = inside[c] || camera[c] || counts[c];
       html += '<div class="count-row' + (relevant ? " relevant" : "") + '" data-colour="' + c + '">' +
-        '<div class="count-name">' + chip(c) + '<span class="muted small facts">' + facts.join(" · ") + "</span></div>" +
-        '<button type="button" class="step" data-colour="' + c + '" data-d="-1" aria-label="one fewer ' + c + '">−</button>' +
+        '<div class="count-name">' + chip(c) + '<span class="muted small facts">' + esc(facts.join(" · ")) + "</span></div>" +
+        '<button type="button" class="step" data-colour="' + c + '" data-d="-1" aria-label="' +
+        esc(t("one fewer {colour}", {colour: Keshi.word("colour", c)})) + '">−</button>' +
         '<output class="n">' + (counts[c] || 0) + '</output><button type="button" class="step" data-colour="' + c +
-        '" data-d="1" aria-label="one more ' + c + '">+</button></div>';
+        '" data-d="1" aria-label="' + esc(t("one more {colour}", {colour: Keshi.word("colour", c)})) + '">+</button></div>';
     });
-    html += '<button type="button" class="big" id="apply-counts">' + (mode === "empty" ? "These fell out" : "Apply these counts") +
-      '</button><button type="button" class="secondary" id="cancel-counts">Cancel</button></div>';
+    html += '<button type="button" class="big" id="apply-counts">' + esc(mode === "empty" ? t("These fell out") : t("Apply these counts")) +
+      '</button><button type="button" class="secondary" id="cancel-counts">' + esc(t("Cancel")) + "</button></div>";
     box.insertAdjacentHTML("beforeend", html);
     box.querySelectorAll("button.step").forEach(function (b) {
       b.addEventListener("click", function () {
@@ -461,10 +518,10 @@
 
   function screenTurn(box, title, what) {
     const seat = view.to_move;
-    let html = '<h2 id="screen-title">' + title + "</h2>";
+    let html = '<h2 id="screen-title">' + esc(title) + "</h2>";
     if (view.phase === "claim") { html += '<div class="screen-display">' + KeshiBoards.displayHtml(view.claim_display) + "</div>"; }
     if (mayAct(seat) && view.legal.length) {
-      html += "<p>" + seatChip(seat) + ", choose:</p>" + actionButtons(view.legal);
+      html += "<p>" + t("{player}, choose:", {player: seatChip(seat)}) + "</p>" + actionButtons(view.legal);
       box.innerHTML = html;
       bindLegal(box, view.legal);
     } else {
@@ -478,14 +535,15 @@
     const card = document.getElementById("season-card");
     const scoring = view.season_scoring;
     if (!scoring || scoring.acknowledged || view.finished) { card.hidden = true; return; }
-    document.getElementById("season-title").textContent = scoring.label || "Season " + scoring.season + " scoring";
+    document.getElementById("season-title").textContent = scoring.final ? t("Final scoring") :
+      t("Season {n} scoring", {n: scoring.season});
     const scored = scoring.deltas.some(function (d) { return Object.keys(d).length; });
     const standings = (view.score_track ? view.score_track.markers : []).map(function (m) {
-      return "<li>" + seatChip(m.seat) + " <b>" + m.score + "</b> pts</li>";
+      return "<li>" + seatChip(m.seat) + " " + t("{n} pts", {n: "<b>" + m.score + "</b>"}) + "</li>";
     }).join("");
     document.getElementById("season-body").innerHTML = (scored ? scoreTable(scoring.deltas) :
-      '<p class="muted">Nobody scored points this season.</p>') +
-      '<h3>Standings now</h3><ol class="season-standings" id="season-standings">' + standings + "</ol>";
+      '<p class="muted">' + esc(t("Nobody scored points this season.")) + "</p>") +
+      "<h3>" + esc(t("Standings now")) + '</h3><ol class="season-standings" id="season-standings">' + standings + "</ol>";
     const close = document.getElementById("season-close");
     close.hidden = !mayAct(null);
     document.getElementById("season-hide").hidden = mayAct(null);
@@ -495,17 +553,19 @@
   // -- the whole page ---------------------------------------------------------------------------
   function renderTurn() {
     const phase = PHASES[view.phase] || view.phase_label || "";
-    document.getElementById("turn-when").textContent = view.finished ? "Game over" :
-      "Season " + view.season + " · Round " + view.round + " · " + phase;
+    document.getElementById("turn-when").textContent = view.finished ? t("Game over") :
+      t("Season {season} · Round {round} · {phase}", {season: view.season, round: view.round, phase: phase});
     let who;
-    if (view.finished) { who = "★ Winner: " + esc(view.winners.join(" & ")); }
-    else if (view.tower_check && view.tower_check.needed && view.phase === "toss") { who = "The table: empty the tower, then toss"; }
-    else if (view.pending && view.pending.kind === "question") { who = "The table: answer a question"; }
+    if (view.finished) { who = esc(t("★ Winner: {names}", {names: view.winners.join(" & ")})); }
+    else if (view.tower_check && view.tower_check.needed && view.phase === "toss") { who = esc(t("The table: empty the tower, then toss")); }
+    else if (view.pending && view.pending.kind === "question") { who = esc(t("The table: answer a question")); }
     else if (view.phase === "select") {
-      who = "Everyone selects · waiting for " + Object.keys(view.selections).map(function (s) { return esc(nameOf(Number(s))); }).join(", ");
+      who = esc(t("Everyone selects · waiting for {players}",
+        {players: Object.keys(view.selections).map(function (s) { return nameOf(Number(s)); }).join(", ")}));
     } else if (view.to_move === "table") {
-      who = view.tower_result ? "The table: confirm the tower result" : view.tossing ? "The tower is tossing…" : "The table: toss the tower";
-    } else { who = seatChip(view.to_move) + "'s turn"; }
+      who = esc(view.tower_result ? t("The table: confirm the tower result") : view.tossing ? t("The tower is tossing…") :
+        t("The table: toss the tower"));
+    } else { who = t("{player}'s turn", {player: seatChip(view.to_move)}); }
     document.getElementById("turn-who").innerHTML = who;
   }
 
@@ -515,8 +575,8 @@
         return "<tr><td>" + esc(category(k)) + '</td><td class="n">' + p.breakdown[k] + "</td></tr>";
       }).join("");
       const res = p.resources;
-      return '<details class="score"><summary>' + seatChip(i) + ' <span class="points">' + p.score + " pts</span>" +
-        '<span class="muted small">water ' + res.water + " · dates " + res.dates + " · dinars " + res.dinars + "</span></summary>" +
+      return '<details class="score"><summary>' + seatChip(i) + ' <span class="points">' + esc(t("{n} pts", {n: p.score})) + "</span>" +
+        '<span class="muted small">' + esc(t("water {water} · dates {dates} · dinars {dinars}", res)) + "</span></summary>" +
         playerExtras(p, i) + '<table class="breakdown">' + rows + "</table></details>";
     }).join("");
     renderVariantBoard();
@@ -526,32 +586,34 @@
   // boards (no markers), claimed desert towns (expansion 5), the Sultan / Imam escorted (expansion 2).
   function playerExtras(p, seat) {
     const parts = [];
-    if (p.sector_keshis) { parts.push("Keshis on the sector boards: " + countsChips(p.sector_keshis)); }
-    else if (p.markers) { parts.push("Markers left: " + countsChips(p.markers)); }
+    if (p.sector_keshis) { parts.push(t("Keshis on the sector boards: {keshis}", {keshis: countsChips(p.sector_keshis)})); }
+    else if (p.markers) { parts.push(t("Markers left: {keshis}", {keshis: countsChips(p.markers)})); }
     if (view.expansions.indexOf(5) >= 0) {
-      parts.push("Desert towns: " + (p.desert_towns && p.desert_towns.length ? p.desert_towns.map(tileText).join(", ") : "none"));
+      parts.push(esc(t("Desert towns: {towns}", {towns: p.desert_towns && p.desert_towns.length ? p.desert_towns.map(tileText).join(", ") : t("none")})));
     }
     const figures = view.state.figures || {};
     Object.keys(figures).forEach(function (name) {
-      if (figures[name].holder === seat) { parts.push("Escorts the " + (name === "sultan" ? "Sultan" : "Imam")); }
+      if (figures[name].holder === seat) { parts.push(esc(t("Escorts the {figure}", {figure: figureName(name)}))); }
     });
     return parts.length ? '<ul class="extras">' + parts.map(function (t) { return "<li>" + t + "</li>"; }).join("") + "</ul>" : "";
   }
-  function tileText(tile) { return esc(typeof tile === "object" ? JSON.stringify(tile) : "town " + tile); }
+  function tileText(tile) { return typeof tile === "object" ? JSON.stringify(tile) : t("town {n}", {n: tile}); }
+  function figureName(name) { return Keshi.word("figure", name === "sultan" ? "Sultan" : "Imam"); }
 
   function renderVariantBoard() {
     const state = view.state;
     const parts = [];
     if (view.expansions.indexOf(5) >= 0) {
       const towns = state.desert_town_display || [];
-      parts.push("Desert towns on display: " + (towns.length ? towns.map(tileText).join(", ") : "none left"));
+      parts.push(esc(t("Desert towns on display: {towns}", {towns: towns.length ? towns.map(tileText).join(", ") : t("none left")})));
     }
     const figures = state.figures || {};
     Object.keys(figures).forEach(function (name) {
       const f = figures[name];
-      const label = name === "sultan" ? "Sultan" : "Imam";
-      parts.push(label + ": " + (f.holder !== null && f.holder !== undefined ? "escorted by " + seatChip(f.holder)
-        : (f.step !== null && f.step !== undefined ? "waiting on stair " + esc(f.step) : "on its stair")));
+      const figure = {figure: esc(figureName(name))};
+      parts.push(f.holder !== null && f.holder !== undefined ? t("{figure}: escorted by {player}", Object.assign({player: seatChip(f.holder)}, figure))
+        : f.step !== null && f.step !== undefined ? t("{figure}: waiting on stair {n}", Object.assign({n: esc(f.step)}, figure))
+          : t("{figure}: on its stair", figure));
     });
     const card = document.getElementById("variant-card");
     card.hidden = !parts.length;
@@ -573,8 +635,8 @@
     else if (view.pending) { screenPending(box); }
     else if (view.phase === "select") { screenSelect(box); }
     else if (view.phase === "toss") { screenToss(box); }
-    else if (view.phase === "claim") { screenTurn(box, "Claim keshis", "to claim"); }
-    else if (view.phase === "assistants") { screenTurn(box, "Assistants", "to use assistants"); }
+    else if (view.phase === "claim") { screenTurn(box, t("Claim keshis"), "claim"); }
+    else if (view.phase === "assistants") { screenTurn(box, t("Assistants"), "assistants"); }
     else { box.innerHTML = '<h2 id="screen-title">' + esc(PHASES[view.phase] || view.phase_label || "") + "</h2>"; }
     if (!view.finished && view.tower_check && view.tower_check.needed) { towerCheck(box); }
     if (busy) { box.querySelectorAll("button").forEach(function (b) { b.disabled = true; }); }
@@ -582,7 +644,7 @@
     if (undo) {
       const state = undoState();
       undo.disabled = busy;
-      undo.textContent = state.available ? "Undo: " + state.label : "Undo";
+      undo.textContent = state.available ? t("Undo: {what}", {what: undoWhat(state)}) : t("Undo");
     }
     placeMessage(false);
     yourTurn();
@@ -612,8 +674,8 @@
     }
     const title = document.getElementById("screen-title");
     const what = title ? title.textContent : "";
-    banner.textContent = "Your turn, " + nameOf(mySeat()) + (what ? " · " + what : "");
-    document.title = "● Your turn — " + (what || baseTitle);
+    banner.textContent = t("Your turn, {name}", {name: nameOf(mySeat())}) + (what ? " · " + what : "");
+    document.title = t("● Your turn — {what}", {what: what || baseTitle});
     if (wasMyTurn) { return; }
     wasMyTurn = true;
     // a browser refuses (and logs) a buzz before the first tap on the page: ask only once it would work
@@ -654,6 +716,10 @@
     }
   }
 
+  // A log line in the page's language: an action from the action itself, anything else as the server wrote it.
+  function logText(data, fallback) {
+    return data.action ? actionText(data.action, data.label || fallback) : data.label || fallback;
+  }
   function addLog(id, label, prepend) {
     if (seenLog.has(id)) { return; }
     seenLog.add(id);
@@ -668,7 +734,7 @@
     const deltas = event.data.deltas || [];
     if (!deltas.some(function (d) { return Object.keys(d).length; })) { return; }
     const card = document.getElementById("latest-card");
-    document.getElementById("latest").innerHTML = "<p>" + esc(event.data.label) + "</p><ul>" + deltas.map(function (d, i) {
+    document.getElementById("latest").innerHTML = "<p>" + esc(logText(event.data, event.kind)) + "</p><ul>" + deltas.map(function (d, i) {
       const keys = Object.keys(d);
       if (!keys.length) { return ""; }
       const total = sum(d);
@@ -682,26 +748,28 @@
   function undoState() {
     if (!view) { return {available: false, reason: ""}; }
     if (view.undo) { return view.undo; }
-    return {available: view.actions > 0, label: "the last action", reason: "Nothing to take back yet."};
+    return {available: view.actions > 0, label: t("the last action"), reason: t("Nothing to take back yet.")};
   }
+  function undoWhat(state) { return view && view.undo_say && state === view.undo ? Keshi.say(view.undo_say) : state.label; }
 
   function onTower(event) {
-    if (event.topic === "tower.refused") { notice("Tower: " + event.data.message); return; }
+    if (event.topic === "tower.refused") { notice(t("Tower: {message}", {message: event.data.say ? Keshi.say(event.data.say) : event.data.message})); return; }
     const card = document.getElementById("tower-card");
     const state = document.getElementById("tower-state");
     const drops = document.getElementById("drops");
     card.hidden = false;
     if (event.topic === "toss.started") {
       drops.innerHTML = "";
-      state.textContent = "Tossing… keshis are falling.";
+      state.textContent = t("Tossing… keshis are falling.");
     } else if (event.topic === "toss.drop") {
       const li = document.createElement("li");
-      li.textContent = event.data.t_ms.toFixed(0) + " ms";
+      li.textContent = t("{n} ms", {n: event.data.t_ms.toFixed(0)});
       drops.appendChild(li);
-    } else if (event.topic === "toss.settled") { state.textContent = "Settled after " + event.data.drops + " drop(s); counting…"; }
-    else if (event.topic === "toss.result") { state.textContent = "Counted."; }
+    } else if (event.topic === "toss.settled") { state.textContent = t("Settled after {n} drop(s); counting…", {n: event.data.drops}); }
+    else if (event.topic === "toss.result") { state.textContent = t("Counted."); }
     else if (event.topic === "tower.fault") {
-      notice("Tower fault: " + (event.data.message || "unknown") + ". Enter what fell out by hand.");
+      notice(t("Tower fault: {message}. Enter what fell out by hand.",
+        {message: event.data.say ? Keshi.say(event.data.say) : event.data.message || Keshi.word("status", "unknown")}));
     }
   }
 
@@ -728,7 +796,7 @@
       heard();
       const event = JSON.parse(m.data);
       lastEventId = Math.max(lastEventId, event.id);
-      if (event.data.log !== false) { addLog(event.id, event.data.label || event.kind, true); }
+      if (event.data.log !== false) { addLog(event.id, logText(event.data, event.kind), true); }
       showScoring(event);
       // a notice is for the latest event only (a reconnect's replayed burst carries the view on its last)
       if (event.view && (event.kind === "undo" || event.kind === "toss.failed")) { notice(event.data.label); }
@@ -757,8 +825,8 @@
   if (undo) {
     undo.addEventListener("click", function () {
       const state = undoState();
-      if (!state.available) { say(state.reason || "Nothing to take back now.", "#undo"); return; }
-      if (window.confirm("Take back " + state.label + "?")) { send("/undo", {by: mySeat()}, "#undo"); }
+      if (!state.available) { say(state.reason || t("Nothing to take back now."), "#undo"); return; }
+      if (window.confirm(t("Take back {what}?", {what: undoWhat(state)}))) { send("/undo", {by: mySeat()}, "#undo"); }
     });
   }
 
@@ -790,10 +858,10 @@
   if (showPin) {
     showPin.addEventListener("click", function () {
       Keshi.api("GET", "/api/games/" + gameId + "/pin").then(function (result) {
-        document.getElementById("pin-answer").textContent = result.ok ? "Table PIN: " + result.data.pin :
-          "Only the companion's own screen or a phone that joined can show the PIN: ask someone at the table.";
+        document.getElementById("pin-answer").textContent = result.ok ? t("Table PIN: {pin}", {pin: result.data.pin}) :
+          t("Only the companion's own screen or a phone that joined can show the PIN: ask someone at the table.");
       }).catch(function () {
-        document.getElementById("pin-answer").textContent = "No connection to the companion; try again.";
+        document.getElementById("pin-answer").textContent = t("No connection to the companion; try again.");
       });
     });
   }

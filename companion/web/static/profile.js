@@ -8,11 +8,12 @@
   const list = document.getElementById("pf-values");
   const summary = document.getElementById("pf-summary");
   const esc = Keshi.esc;
-  const GROUPS = [["river", "River"], ["palace", "Palace staircase"], ["mosque", "Mosque staircase"],
-    ["line", "Bonus lines between the staircases"], ["stair_tile", "Staircase tiles"], ["square", "Main square"],
-    ["disc", "Audience disc"], ["workshop", "City-gate workshops"], ["gate_space", "City-gate spaces"],
-    ["sahara", "Sahara"], ["storage", "Supply board"], ["office", "Exchange offices"], ["luxury", "Luxury goods"],
-    ["provision", "Provision tiles"], ["scroll", "Scrolls"], ["oasis", "Oases"]];
+  const t = Keshi.t;
+  const GROUPS = [["river", t("River")], ["palace", t("Palace staircase")], ["mosque", t("Mosque staircase")],
+    ["line", t("Bonus lines between the staircases")], ["stair_tile", t("Staircase tiles")], ["square", t("Main square")],
+    ["disc", t("Audience disc")], ["workshop", t("City-gate workshops")], ["gate_space", t("City-gate spaces")],
+    ["sahara", t("Sahara")], ["storage", t("Supply board")], ["office", t("Exchange offices")], ["luxury", t("Luxury goods")],
+    ["provision", t("Provision tiles")], ["scroll", t("Scrolls")], ["oasis", t("Oases")]];
   let sources = {};
   let open = null;  // the key whose editor is open (kept across redraws)
 
@@ -20,7 +21,7 @@
 
   function load() {
     return Keshi.api("GET", root.dataset.api + "?edition=" + encodeURIComponent(edition)).then(function (r) {
-      if (!r.ok) { summary.textContent = r.data.error || "The profile could not be loaded."; return; }
+      if (!r.ok) { summary.textContent = r.data.error || t("The profile could not be loaded."); return; }
       sources = r.data.sources;
       draw(r.data.entries);
     });
@@ -40,21 +41,24 @@
     const count = function (source) { return entries.filter(function (e) { return e.source === source; }).length; };
     const missing = entries.filter(function (e) { return e.source === "missing"; });
     const mine = entries.length - count("rulebook") - missing.length;
-    summary.textContent = mine + " value" + (mine === 1 ? "" : "s") + " from your table, " + count("rulebook") +
-      " from the rulebook" + (missing.length ? ", " + missing.length + " board values not known yet." : ".");
+    const counts = {yours: mine === 1 ? t("1 value from your table") : t("{n} values from your table", {n: mine}),
+      rulebook: count("rulebook"), missing: missing.length};
+    summary.textContent = missing.length ? t("{yours}, {rulebook} from the rulebook, {missing} board values not known yet.", counts) :
+      t("{yours}, {rulebook} from the rulebook.", counts);
     let html = "";
     if (missing.length) {  // the boards' own values in one sitting, instead of one question at a time in play
       // open when nothing is known yet, while editing one of them, or when the game page sent the table here
       const show = mine === 0 || location.hash === "#pf-missing" || missing.some(function (e) { return e.key === open; });
-      html += '<details class="pf-missing" id="pf-missing"' + (show ? " open" : "") + '><summary class="pf-group">Your boards: ' +
-        missing.length + " values not known yet</summary><p class=\"muted small\">Enter them before your first game, or leave " +
-        "them: each is asked the first time play needs it.</p>" + items(missing) + "</details>";
+      html += '<details class="pf-missing" id="pf-missing"' + (show ? " open" : "") + '><summary class="pf-group">' +
+        esc(t("Your boards: {n} values not known yet", {n: missing.length})) + '</summary><p class="muted small">' +
+        esc(t("Enter them before your first game, or leave them: each is asked the first time play needs it.")) + "</p>" +
+        items(missing) + "</details>";
     }
     GROUPS.forEach(function (g) {
       const members = entries.filter(function (e) { return e.source !== "missing" && e.key.split(".")[0] === g[0]; });
       if (members.length) { html += '<h3 class="pf-group">' + esc(g[1]) + "</h3>" + items(members); }
     });
-    list.innerHTML = html || '<p class="muted">No values yet: they are asked during your first game.</p>';
+    list.innerHTML = html || '<p class="muted">' + esc(t("No values yet: they are asked during your first game.")) + "</p>";
     entries.forEach(function (e) {
       const li = list.querySelector('.pf-entry[data-key="' + CSS.escape(e.key) + '"]');
       li.querySelector(".pf-open").addEventListener("click", function () {
@@ -72,9 +76,9 @@
 
   function editor(box, entry) {
     box.innerHTML = '<p class="pf-where">' + esc(entry.where) + '</p><div class="pf-editor"></div>' +
-      (entry.source !== "rulebook" && entry.source !== "missing" ? '<button type="button" class="secondary pf-forget">Forget (ask again next game)</button>' : "");
+      (entry.source !== "rulebook" && entry.source !== "missing" ? '<button type="button" class="secondary pf-forget">' + esc(t("Forget (ask again next game)")) + "</button>" : "");
     KeshiValueEditor.render(box.querySelector(".pf-editor"), entry, {
-      submit: "Save", prefix: "pf-" + entry.key.replace(/[^a-z0-9]/gi, "-"),
+      submit: t("Save"), prefix: "pf-" + entry.key.replace(/[^a-z0-9]/gi, "-"),
       onSubmit: function (value) {
         return Keshi.api("PUT", url("/values/" + encodeURIComponent(entry.key)), {value: value}).then(function (r) {
           if (r.ok) { load(); }
@@ -95,15 +99,20 @@
   document.getElementById("pf-import").addEventListener("click", function () {
     const input = document.getElementById("pf-file");
     const state = document.getElementById("pf-import-state");
-    if (!input.files.length) { state.textContent = "Choose a board-profile file first."; state.className = "error"; return; }
+    if (!input.files.length) { state.textContent = t("Choose a board-profile file first."); state.className = "error"; return; }
     input.files[0].text().then(function (body) {
       return Keshi.api("POST", root.dataset.import, body, {"Content-Type": "application/json"});
     }).then(function (r) {
-      if (!r.ok) { state.textContent = "Not imported: " + (r.data.error || "the file was refused") + "."; state.className = "error"; return; }
+      if (!r.ok) {
+        state.textContent = t("Not imported: {why}.", {why: r.data.error || t("the file was refused")});
+        state.className = "error";
+        return;
+      }
       const d = r.data;
       state.className = "ok";
-      state.textContent = "Imported: " + d.added + " new, " + d.changed + " changed, " + d.unchanged + " already the same" +
-        (d.edition !== edition ? " (for the " + d.edition + " board)." : ".");
+      state.textContent = d.edition !== edition ?
+        t("Imported: {added} new, {changed} changed, {unchanged} already the same (for the {edition} board).", d) :
+        t("Imported: {added} new, {changed} changed, {unchanged} already the same.", d);
       load();
     });
   });

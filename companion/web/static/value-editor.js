@@ -7,8 +7,26 @@
 window.KeshiValueEditor = (function () {
   "use strict";
   const esc = Keshi.esc;
+  const t = Keshi.t;
+  // The game-word contexts a printed value's words may come from (docs/i18n.md), tried in this order.
+  const CONTEXTS = ["colour", "resource", "square", "sector", "path", "figure"];
 
-  function words(text) { return String(text).replace(/_/g, " ").replace(/:/g, ": "); }
+  // One word of a value in the page's language ("rapid: river step" -> each part a game word where it is one).
+  function words(text) {
+    return String(text).split(":").map(function (part) {
+      const plain = part.replace(/_/g, " ").trim();
+      for (let i = 0; i < CONTEXTS.length; i += 1) {
+        const found = Keshi.word(CONTEXTS[i], plain);
+        if (found !== plain) { return found; }
+      }
+      return plain;
+    }).join(": ");
+  }
+  // "1 water", "2 dates": a resource with its count ("1 date" in English: the singular of the word).
+  function counted(n, key) {
+    const name = words(key);
+    return n + " " + (n === 1 && name === key.replace(/_/g, " ") ? name.replace(/s$/, "") : name);
+  }
 
   // A possible value in player words: 3, "rapid: river step", "1 water + 2 dates", "yellow + orange".
   function text(value) {
@@ -16,8 +34,8 @@ window.KeshiValueEditor = (function () {
     if (value && typeof value === "object") {
       return Object.keys(value).map(function (k) {
         const v = value[k];
-        return typeof v === "number" ? v + " " + (v === 1 ? words(k).replace(/s$/, "") : words(k)) : words(k) + ": " + words(v);
-      }).join(" + ") || "nothing";
+        return typeof v === "number" ? counted(v, k) : words(k) + ": " + words(v);
+      }).join(" + ") || t("nothing");
     }
     return words(value);
   }
@@ -56,10 +74,10 @@ window.KeshiValueEditor = (function () {
   function stepper(label, values, start, id) {
     const sorted = values.slice().sort(function (a, b) { return a - b; });
     return '<div class="pv-row" data-field="' + esc(id) + '"><label class="pv-label" for="' + esc(id) + '">' + esc(label) + "</label>" +
-      '<button type="button" class="step pv-less" aria-label="' + esc(label) + ': less">−</button>' +
+      '<button type="button" class="step pv-less" aria-label="' + esc(t("{label}: less", {label: label})) + '">−</button>' +
       '<input class="pv-num" id="' + esc(id) + '" type="number" inputmode="numeric" min="' + sorted[0] + '" max="' +
       sorted[sorted.length - 1] + '" value="' + start + '" data-values="' + esc(JSON.stringify(sorted)) + '">' +
-      '<button type="button" class="step pv-more" aria-label="' + esc(label) + ': more">+</button></div>';
+      '<button type="button" class="step pv-more" aria-label="' + esc(t("{label}: more", {label: label})) + '">+</button></div>';
   }
 
   function choice(label, values, start, id) {
@@ -85,7 +103,7 @@ window.KeshiValueEditor = (function () {
       const size = spec.options[0].length;
       for (let i = 0; i < size; i += 1) {
         const values = uniq(spec.options.map(function (o) { return o[i]; }));
-        const label = (spec.parts || [])[i] || "Part " + (i + 1);
+        const label = (spec.parts || [])[i] || t("Part {n}", {n: i + 1});
         const start = current !== null ? current[i] : values[0];
         if (values.every(isNum)) {
           fields.push({name: i, type: "num", values: values});
@@ -122,7 +140,7 @@ window.KeshiValueEditor = (function () {
       }).join("") + "</div>";
     }
     if (kind !== "words") {
-      html += '<button type="button" class="pv-submit">' + esc(opts.submit || "Save") + ' <span class="pv-preview"></span></button>';
+      html += '<button type="button" class="pv-submit">' + esc(opts.submit || t("Save")) + ' <span class="pv-preview"></span></button>';
     }
     html += '<p class="pv-msg error" role="alert" hidden></p>';
     el.innerHTML = html;
@@ -148,13 +166,14 @@ window.KeshiValueEditor = (function () {
       return kind === "number" ? got[0] : got;
     }
     function problem(value) {
-      if (kind === "multi") { return value.length ? null : "Choose at least one."; }
+      if (kind === "multi") { return value.length ? null : t("Choose at least one."); }
       if (kind === "number" && (!isFinite(value) || String(document.getElementById(prefix + "value").value).trim() === "")) {
-        return "Type a number.";
+        return t("Type a number.");
       }
       if (spec.options.some(function (o) { return same(o, value); })) { return null; }
-      return kind === "number" ? text(value) + " is not possible here: " + text(Math.min.apply(null, spec.options)) + " to " +
-        text(Math.max.apply(null, spec.options)) : text(value) + " is not possible here.";
+      return kind === "number" ? t("{value} is not possible here: {low} to {high}", {value: text(value),
+        low: text(Math.min.apply(null, spec.options)), high: text(Math.max.apply(null, spec.options))}) :
+        t("{value} is not possible here.", {value: text(value)});
     }
     function refresh() {
       const button = el.querySelector(".pv-submit");
@@ -172,7 +191,7 @@ window.KeshiValueEditor = (function () {
       el.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
       Promise.resolve(opts.onSubmit(value)).then(function (result) {
         el.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
-        if (result && result.ok === false) { msg.hidden = false; msg.textContent = result.error || "Not saved."; } else { refresh(); }
+        if (result && result.ok === false) { msg.hidden = false; msg.textContent = result.error || t("Not saved."); } else { refresh(); }
       });
     }
 
@@ -210,11 +229,14 @@ window.KeshiValueEditor = (function () {
   // key if its profile has one. `answer(value)` sends the answer.
   const described = {};
   function question(el, pending, edition, answer) {
-    const spec = {key: pending.key, title: pending.prompt, where: "", options: pending.options, multi: pending.multi};
+    const spec = {key: pending.key, title: pending.say ? Keshi.say(pending.say) : pending.prompt, where: "",
+      options: pending.options, multi: pending.multi};
     function draw(extra) {
       const full = Object.assign({}, spec, extra || {}, {options: pending.options, multi: pending.multi});
+      // the board-profile catalogue's titles are English only: another language keeps the engine's prompt
+      if (document.documentElement.lang !== "en") { full.title = spec.title; }
       el.innerHTML = (full.where ? '<p class="pv-where muted small">' + esc(full.where) + "</p>" : "") + '<div class="pv-body"></div>';
-      render(el.querySelector(".pv-body"), full, {submit: "Answer", prefix: "q", onSubmit: answer});
+      render(el.querySelector(".pv-body"), full, {submit: t("Answer"), prefix: "q", onSubmit: answer});
     }
     const cacheKey = (edition || "") + "|" + pending.key;
     if (described[cacheKey]) { draw(described[cacheKey]); return; }
