@@ -1,7 +1,7 @@
 """Vision benchmark: speed and memory per 640x480 frame, and accuracy per light on physically based scenes.
 
-Run: ``make bench-vision`` (``.venv/bin/python benchmarks/bench_vision.py [--split held-out|first-held-out|tuning]
-[--scenes N]``).
+Run: ``make bench-vision`` (``.venv/bin/python benchmarks/bench_vision.py
+[--split held-out|second-held-out|first-held-out|tuning] [--scenes N] [--speed-only]``).
 Prints the machine; the median and 95th-percentile detection time on one thread
 (``cv2.setNumThreads(1)``) and the peak resident memory of a process that only calibrates and
 detects (measured in a child process, so the scene renderer's memory is not counted); then, per
@@ -85,11 +85,13 @@ def speed(frames_dir: Path) -> None:
 def main() -> None:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--split", choices=["held-out", "first-held-out", "tuning"], default="held-out")
+    parser.add_argument("--split", choices=["held-out", "second-held-out", "first-held-out", "tuning"],
+                        default="held-out")
     parser.add_argument("--scenes", type=int, default=60, help="scenes per light")
     parser.add_argument("--lights", nargs="*", help="only these lights (default: all)")
     parser.add_argument("--no-colour-matrix", action="store_true",
                         help="calibrate without the camera's colour matrix (as from bare image files)")
+    parser.add_argument("--speed-only", action="store_true", help="only time detection and measure peak memory")
     parser.add_argument("--speed-child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.speed_child:
@@ -128,8 +130,11 @@ def main() -> None:
     subprocess.run([sys.executable, __file__, "--speed-child", str(tmp)], check=True)
     (tmp / "frames.npz").unlink()
     tmp.rmdir()
+    if args.speed_only:
+        return
 
-    print(f"\naccuracy on the {split.name} split ({args.scenes} scenes per light, 1-20 pieces each):")
+    print(f"\naccuracy on the {split.name} split (seed {split.seed}, tray {split.tray.seed}; {args.scenes} scenes "
+          "per light, 1-20 pieces each):")
     print(f"| {'light':<32} | piece accuracy | wrong colour | unknown | extra | exact scenes | pieces |")
     print(f"|{'-' * 34}|---------------:|-------------:|--------:|------:|-------------:|-------:|")
     everything = Tally()

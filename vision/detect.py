@@ -2,15 +2,17 @@
 
 Pipeline per frame (all light-normalised against the visible floor, see ``vision.features``; in the
 camera's linear sensor space when the calibration knows its colour matrix): a smooth light field
-fitted to the floor -> foreground mask -> distance transform peaks as one marker per piece ->
-watershed on the frame (so touching pieces split along their shared edge) -> per piece the median
+fitted to the floor -> foreground mask (small holes filled: a pale top can match the floor) ->
+distance transform peaks as one marker per piece (in a blob of several pieces also the peaks of its
+shadow-free part: shadows pooled between touching pieces get no marker) -> watershed on the frame
+(so touching pieces split along their shared edge) -> per piece the median
 log reflectance -> Mahalanobis distance to the 12 calibrated colours, whose models allow for shading
 (``BRIGHTNESS_SPREAD``) and widen (and, under coloured light, move: ``Detector._adapt``) as the light
 departs from the calibration light.
 The confidence is a calibrated probability (``_confidence``); a piece too far from every colour, or
 nearly as close to two of them, is reported ``unknown`` with low confidence instead of guessed. A
 blob far larger than any single piece that yielded only one marker counts as several pieces of its
-colour (size prior).
+colour (size prior), or, when it is not of one colour, one piece of its median colour and unknowns.
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ ADAPT_RIDGE = 5.0
 SADDLE = 0.8
 #: Largest log-reflectance difference between two maxima of one piece (else two pieces).
 COLOUR_STEP = 0.3
+#: Distance-transform maxima closer than this (times a piece's radius) and without a saddle between
+#: them are one piece, whatever their colour: pieces' centres lie a piece's width apart.
+NEAR_PEAKS = 0.5
 #: Largest brightness difference (log, linear sensor signal) between two maxima of one piece of one hue.
 LINEAR_BRIGHTNESS_STEP = 1.0
 #: A segment this many times a lying piece's area that did not split counts as several pieces.
@@ -66,6 +71,20 @@ COPIES_RATIO = 1.55
 RESPLIT_RATIO = 1.2
 #: Largest convex hull (times the largest calibrated piece) that ``_complete`` fills.
 HULL_MAX = 1.15
+#: Largest chroma (log, per channel, brightness taken out) of a shadow: the floor's own colour, darker.
+SHADOW_CHROMA = 0.1
+#: Deepest shadow (log brightness below the floor); darker neutral regions are black pieces.
+SHADOW_DEPTH = 1.6
+#: A shadow-coloured region this wide (times a piece's radius, distance transform) is a gray piece.
+SHADOW_SOLID = 0.8
+#: A segment counted as several pieces names their colour only when it is uniform (``_uniform``): this
+#: share of its pixels within ``UNIFORM_CHROMA`` (log, brightness taken out) and ``UNIFORM_BRIGHTNESS``
+#: of its median colour.
+UNIFORM_SHARE = 0.5
+UNIFORM_CHROMA = 0.15
+UNIFORM_BRIGHTNESS = 0.6
+#: Holes inside a blob smaller than this share of the smallest calibrated piece are part of the piece.
+HOLE_SHARE = 0.15
 
 
 @dataclass(frozen=True)
@@ -124,6 +143,7 @@ class Detector:
         size = calibration.size_prior
         self._min_area = 0.3 * size.area_min
         self._resplit_area = RESPLIT_RATIO * size.area_large
+        self._copies_area = COPIES_RATIO * size.area_large
         self._peak_min = 0.4 * size.radius
         self._inverse_cache: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None
         # a square window: OpenCV dilates with a rectangle in two 1-D passes, many times faster than a disc
@@ -155,13 +175,15 @@ class Detector:
             crop = (slice(y0, y0 + h), slice(x0, x0 + w))
             # a channel is clipped on this piece when at least half its pixels clip (the median would)
             clipped = (frame[crop][segment][::4] >= features.CLIPPED).mean(axis=0) >= 0.5
-            found.append((piece_feature(refl[crop], segment), clipped, segment, (x0, y0)))
+            value = piece_feature(refl[crop], segment)
+            uniform = segment.sum() <= self._copies_area or _uniform(refl[crop], segment, value)
+            found.append((value, clipped, segment, (x0, y0), uniform))
         means = self._means
         if self._inverse is not None and shift > ADAPT_SHIFT and known.all():
-            means = self._adapt([value for value, clipped, _, _ in found if not clipped.any()], covariance)
+            means = self._adapt([value for value, clipped, _, _, _ in found if not clipped.any()], covariance)
         pieces: list[Piece] = []
-        for value, clipped, segment, origin in found:
-            pieces.extend(self._classify(value, clipped, segment, origin, known, covariance, means))
+        for value, clipped, segment, origin, uniform in found:
+            pieces.extend(self._classify(value, clipped, segment, origin, known, covariance, means, uniform))
         counts = dict.fromkeys(COLOURS, 0)
         unknown = 0
         for piece in pieces:
@@ -213,6 +235,7 @@ class Detector:
         parts of it pass the threshold; its hull is the piece. Larger blobs (touching pieces) are
         left alone, since their hull would bridge the gaps between pieces.
         """
+        blob = self._fill_holes(blob)
         contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(np.vstack(contours))
         hull_area = cv2.contourArea(hull)
@@ -222,16 +245,57 @@ class Detector:
         cv2.fillPoly(filled, [hull], 1)
         return filled
 
-    def _split(
-        self,
-        crop: npt.NDArray[np.uint8],
-        refl: features.FloatImage,
-        blob: npt.NDArray[np.uint8],
-        brightness_step: float,
-    ) -> list[npt.NDArray[np.bool_]]:
-        """Split one blob at the saddles of its distance transform (one marker per piece), by watershed;
-        ``brightness_step`` as in ``_group_peaks``."""
-        dist = np.asarray(cv2.distanceTransform(blob, cv2.DIST_L2, 5), np.float32)
+    def _fill_holes(self, blob: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        """Fill the holes of a blob smaller than ``HOLE_SHARE`` of the smallest calibrated piece.
+
+        A pale piece's top faces can match the floor in every channel, leaving holes inside its
+        outline; the distance transform then peaks on the ring around each hole, the piece splits
+        into slivers and is lost or counted twice. A gap enclosed by several touching pieces is floor,
+        but it is rarely so small, and it is left alone when it is larger.
+        """
+        background = (blob == 0).astype(np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+            background, 4, cv2.CV_32S, cv2.CCL_GRANA
+        )
+        if count <= 2:  # only the surrounding floor: no holes (most blobs)
+            return blob
+        h, w = blob.shape
+        x, y, bw, bh, area = stats[1:].T
+        small = area < HOLE_SHARE * self.calibration.size_prior.area_min
+        inner = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h) & small
+        holes = np.flatnonzero(inner) + 1
+        if not holes.size:
+            return blob
+        return np.asarray(blob | np.isin(labels, holes), np.uint8)
+
+    def _solid(self, refl: features.FloatImage, blob: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        """The blob without its shadows: where the markers of its pieces belong.
+
+        A shadow is the floor, darker: the floor's colour (no chroma, ``SHADOW_CHROMA``) at a lower
+        brightness (``SHADOW_DEPTH``). Shadows pool between touching pieces, where the distance
+        transform of the whole blob then peaks, a marker lands in the shadow and one of the pieces
+        around it is lost. A gray piece is the floor's colour and darker too, but shaped like a
+        piece, not a crescent: a shadow-coloured region whose distance transform reaches
+        ``SHADOW_SOLID`` of a piece's radius stays.
+        """
+        chroma = np.abs(refl - refl.mean(axis=2, keepdims=True)).max(axis=2)
+        brightness = refl.mean(axis=2)
+        shade = (blob > 0) & (chroma < SHADOW_CHROMA) & (brightness > -SHADOW_DEPTH) & (brightness < 0)
+        if not shade.any():
+            return blob
+        shade_u8 = shade.astype(np.uint8)
+        count, labels = cv2.connectedComponents(shade_u8)
+        reach = np.asarray(cv2.distanceTransform(shade_u8, cv2.DIST_L2, 5), np.float32)
+        solid = blob & ~shade_u8
+        for label in range(1, count):
+            part = labels == label
+            if float(reach[part].max()) >= SHADOW_SOLID * self.calibration.size_prior.radius:
+                solid[part] = 1
+        opened = np.asarray(cv2.morphologyEx(solid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+        return self._fill_holes(opened)
+
+    def _peaks(self, dist: features.FloatImage) -> list[tuple[int, int]]:
+        """The local maxima of a distance transform at least ``_peak_min`` from the edge, one per plateau."""
         local_max = ((dist >= cv2.dilate(dist, self._peak_kernel)) & (dist >= self._peak_min)).astype(np.uint8)
         # a plateau or ridge of equal maxima is one candidate: keep its pixel farthest from the edge
         count, plateau = cv2.connectedComponents(local_max)
@@ -240,9 +304,29 @@ class Detector:
             ys, xs = np.nonzero(plateau == label)
             best = int(np.argmax(dist[ys, xs]))
             peaks.append((int(xs[best]), int(ys[best])))
+        return peaks
+
+    def _split(
+        self,
+        crop: npt.NDArray[np.uint8],
+        refl: features.FloatImage,
+        blob: npt.NDArray[np.uint8],
+        brightness_step: float,
+    ) -> list[npt.NDArray[np.bool_]]:
+        """Split one blob at the saddles of its distance transform (one marker per piece), by watershed;
+        ``brightness_step`` as in ``_group_peaks``. In sensor space a blob of several pieces also
+        gets the peaks of its shadow-free part (``_solid``) that lie far from every other peak."""
+        dist = np.asarray(cv2.distanceTransform(blob, cv2.DIST_L2, 5), np.float32)
+        peaks = self._peaks(dist)
+        if self._inverse is not None and blob.sum() > self._resplit_area:
+            solid = np.asarray(cv2.distanceTransform(self._solid(refl, blob), cv2.DIST_L2, 5), np.float32)
+            reach = self.calibration.size_prior.radius
+            for x, y in self._peaks(solid):
+                if all((x - px) ** 2 + (y - py) ** 2 > reach**2 for px, py in peaks):
+                    peaks.append((x, y))
         if len(peaks) <= 1:  # most blobs: one piece, nothing to group or split
             return [blob.astype(bool)]
-        groups = _group_peaks(dist, refl, peaks, brightness_step)
+        groups = _group_peaks(dist, refl, peaks, brightness_step, NEAR_PEAKS * self.calibration.size_prior.radius)
         if len(groups) <= 1:
             return [blob.astype(bool)]
         markers = np.zeros(blob.shape, dtype=np.int32)
@@ -253,7 +337,9 @@ class Detector:
         markers[blob == 0] = 1
         cv2.watershed(np.ascontiguousarray(crop), markers)
         parts = [(markers == label) for label in range(2, len(groups) + 2)]
-        return [p for p in parts if p.sum() >= self._min_area]
+        kept = [p for p in parts if p.sum() >= self._min_area]
+        # slivers are dropped, but never the whole blob: something is there even if it split badly
+        return kept or [blob.astype(bool)]
 
     def _inverse_covariance(self, covariance: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """``inv(covariance)``, remembered for the last matrix asked (the same for every piece of a frame)."""
@@ -314,9 +400,13 @@ class Detector:
         known: npt.NDArray[np.bool_],
         covariance: npt.NDArray[np.float64],
         means: npt.NDArray[np.float32],
+        uniform: bool,
     ) -> list[Piece]:
         """Name one segment's colour (or unknown) from its log reflectance ``value``; a segment the size
-        of several lying pieces repeats. ``clipped``: channels the sensor clipped on this piece."""
+        of several lying pieces repeats: its colour when it is ``uniform`` in colour, else the first copy
+        has its colour and the others are unknown (pieces of several colours that could not be split:
+        one name for all of them would be a guess).
+        ``clipped``: channels the sensor clipped on this piece."""
         ys, xs = np.nonzero(segment)
         area = len(xs)
         delta = means - value
@@ -333,10 +423,13 @@ class Detector:
         contours, _ = cv2.findContours(segment.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         points = max(contours, key=cv2.contourArea).reshape(-1, 2) + np.array(origin)
         outline = list(map(tuple, points.tolist()))
-        ratio = area / self.calibration.size_prior.area_large
-        copies = int(round(ratio)) if ratio > COPIES_RATIO else 1
+        copies = int(round(area / self.calibration.size_prior.area_large)) if area > self._copies_area else 1
         x, y = float(xs.mean()) + origin[0], float(ys.mean()) + origin[1]
-        return [Piece(colour, confidence, x, y, outline) for _ in range(copies)]
+        first = Piece(colour, confidence, x, y, outline)
+        if uniform:
+            return [first] * copies
+        # pieces of several colours that could not be split: the median's colour is one of them
+        return [first] + [Piece("unknown", FAR_CONFIDENCE, x, y, outline)] * (copies - 1)
 
 
 def _confidence(d2: npt.NDArray[np.float64]) -> float:
@@ -357,6 +450,16 @@ def _confidence(d2: npt.NDArray[np.float64]) -> float:
     return float(1.0 / (1.0 + np.exp(-logit)))
 
 
+def _uniform(refl: features.FloatImage, segment: npt.NDArray[np.bool_], value: npt.NDArray[np.float32]) -> bool:
+    """Whether most of a segment (``UNIFORM_SHARE`` of its pixels) has the colour ``value`` of its
+    median: the same hue and saturation (``UNIFORM_CHROMA``), and a brightness within
+    ``UNIFORM_BRIGHTNESS`` (shading spreads it)."""
+    delta = refl[segment][::2] - value
+    chroma = np.abs(delta - delta.mean(axis=1, keepdims=True)).max(axis=1)
+    alike = (chroma < UNIFORM_CHROMA) & (np.abs(delta.mean(axis=1)) < UNIFORM_BRIGHTNESS)
+    return bool(alike.mean() >= UNIFORM_SHARE)
+
+
 def _colour_shift(gain: npt.NDArray[np.float32]) -> float:
     """How far this frame's light is from the calibration light in colour (not brightness): the largest
     per-channel log gain once the mean (brightness) is taken out."""
@@ -368,6 +471,7 @@ def _group_peaks(
     refl: features.FloatImage,
     peaks: list[tuple[int, int]],
     brightness_step: float,
+    near: float,
 ) -> list[list[tuple[int, int]]]:
     """Group distance-transform maxima that lie on one piece: same colour and no saddle between them.
 
@@ -378,6 +482,9 @@ def _group_peaks(
     (``COLOUR_STEP`` on the log reflectance minus its mean) and within ``brightness_step`` in
     brightness, since shading across one piece moves its log reflectance a long way, most of all in
     linear sensor signal (``brightness_step`` 0 turns this last rule off, as for 8-bit frames).
+    Maxima closer than ``near`` (``NEAR_PEAKS`` of a piece's radius) with no saddle between them are
+    one piece whatever their colours say: two pieces' centres lie a piece's width apart, while on a
+    black piece the log of a signal near zero makes hue noise.
     """
     colours = [np.median(refl[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4].reshape(-1, 3), axis=0) for x, y in peaks]
     chroma = [colour - colour.mean() for colour in colours]
@@ -399,7 +506,7 @@ def _group_peaks(
                     and abs(float(colours[i].mean() - colours[j].mean())) < brightness_step
                 )
             )
-            if not same_colour:
+            if not same_colour and (xb - xa) ** 2 + (yb - ya) ** 2 >= near**2:
                 continue
             steps = max(abs(xb - xa), abs(yb - ya)) + 1
             t = np.arange(steps) / max(1, steps - 1)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from companion import COLOURS
 from vision.calibrate import Calibration, CameraSettings, calibrate
-from vision.detect import MIN_CONFIDENCE, Detector
+from vision.detect import MIN_CONFIDENCE, Detector, _group_peaks
 from vision.errors import FrameError
 from vision.features import SRGB_TO_LINEAR, sensor_matrix, sensor_signal
 from vision.frame_pair import tower_light_only
@@ -112,3 +113,17 @@ def test_a_piece_in_shade_keeps_its_colour() -> None:
     frame, truth = render_scene({c: 1 for c in shaded}, 9, palette=shaded)
     detection = detector.detect(frame)
     assert detection.counts == truth["counts"] and detection.unknown == 0
+
+
+def test_two_maxima_on_one_dark_ridge_are_one_piece() -> None:
+    """On a black lying piece the log of a signal near zero gives each distance-transform maximum a
+    different hue; maxima a few pixels apart on one ridge are still one piece, while pieces of two
+    colours a piece's width apart stay two."""
+    blob = np.zeros((60, 120), np.uint8)
+    blob[10:50, 10:110] = 1
+    dist = np.asarray(cv2.distanceTransform(blob, cv2.DIST_L2, 5), np.float32)
+    refl = np.zeros((60, 120, 3), np.float32)
+    refl[:, :58] = (-3.8, -3.4, -3.4)  # black, its hue noisy: blue lower here ...
+    refl[:, 58:] = (-2.6, -3.0, -3.0)  # ... and higher here
+    assert len(_group_peaks(dist, refl, [(55, 30), (61, 30)], 1.0, 12.0)) == 1
+    assert len(_group_peaks(dist, refl, [(35, 30), (85, 30)], 1.0, 12.0)) == 2
