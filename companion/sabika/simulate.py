@@ -8,12 +8,14 @@ answers stand in for a real board; they are not claims about it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from companion.sabika import questions
 from companion.sabika.actions import Action, Answer, Choose
-from companion.sabika.components import MINOR_POEM_DISPLAY
+from companion.sabika.components import MAJOR_TILES, MINOR_POEM_DISPLAY, POEM_LETTERS, POEM_NUMBERS, POOLS
 from companion.sabika.game import Game
+from companion.sabika.questions import Spec
 from companion.sabika.setup import TABLE_KEYS, SetupOptions, resolve_setup
 
 DEFAULT_NAMES: tuple[str, ...] = ("Aisha", "Yusuf", "Leonor", "Hamid")
@@ -62,3 +64,42 @@ def play_random_game(players: int, seed: int, *, names: Sequence[str] | None = N
             return game
         game.apply(random_action(game, rng))
     raise RuntimeError(f"random Sabika game {seed} did not finish within {max_actions} actions")
+
+
+def random_profile(players: int, seed: int, base: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A complete board profile answered at random: the board side for ``players`` and every component
+    of every pool, so a game started with it asks the table nothing (screens and tests; not a real board).
+
+    ``base`` (e.g. a known Rondel and Map) is kept; only what it leaves open is answered.
+    """
+    rng = random.Random(seed)
+    game = Game.new(SetupOptions(players=DEFAULT_NAMES[:players], seed=seed, profile=dict(base or {})))
+    while game.pending is not None and game.pending["kind"] == "question":  # the board side, what lies face up
+        game.apply(random_action(game, rng))
+    profile = dict(game.profile)
+    for specs in _every_component(profile):
+        for key, _prompt, options, multi, count in specs:  # the generator reads ``profile`` as it goes
+            if key not in profile:
+                choices = list(options)
+                size = (count or rng.randint(1, min(2, len(choices)))) if multi else 1
+                picked = rng.sample(choices, size)
+                profile[key] = picked if multi else picked[0]
+    return profile
+
+
+def _every_component(profile: dict[str, Any]) -> Iterator[Iterator[Spec]]:
+    """The questions of every numbered component in the seeded pools (``components.POOLS``)."""
+    yield from (questions.wish_tile(profile, f"{letter}{n}") for letter in "ABC"
+                for n in range(1, POOLS["wish_per_letter"] + 1))
+    yield from (questions.scoring_card(profile, f"trade.{n}", f"Trade Card {n}")
+                for n in range(1, POOLS["trade_card"] + 1))
+    yield from (questions.scoring_card(profile, f"major_poem.{letter}{n}", f"Major Poem {letter}{n}")
+                for letter in POEM_LETTERS for n in range(1, POEM_NUMBERS + 1))
+    yield from (questions.city_tile(n) for n in range(1, POOLS["city_tile"] + 1))
+    yield questions.routes(profile)
+    yield from (questions.major_tile(era, n) for era, count in MAJOR_TILES.items() for n in range(1, count + 1))
+    yield from (questions.storehouse_tile(n) for n in range(1, POOLS["storehouse"] + 1))
+    yield from (questions.minor_card(n) for n in range(1, POOLS["minor_card"] + 1))
+    yield from (questions.minor_poem(profile, n) for n in range(1, POOLS["minor_poem"] + 1))
+    yield from (questions.balance_card(n) for n in range(1, POOLS["balance"] + 1))
+    yield from (questions.start_tile(n) for n in range(1, POOLS["start_tile"] + 1))

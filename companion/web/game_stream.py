@@ -6,7 +6,9 @@ after it. The last message of each burst carries the current view, so a phone ne
 Tower drops of this game's toss are sent live as ``event: tower`` without an id: they are an
 animation, not state, and the result they lead to is itself a durable event. A press of the tower's
 button that this game refused is sent the same way (``tower.refused``), so its phones say why. Every few quiet
-seconds an ``event: ping`` (no id) shows the phone that its stream is alive.
+seconds an ``event: ping`` (no id) shows the phone that its stream is alive. A game deleted while
+phones follow it ends their streams with ``event: deleted`` (and a last ``game`` event whose label
+says so, for pages that only listen to ``game``).
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 
 from companion.events import EventBus
 from companion.web.games import GameNotFound, GameService
+from companion.web.kinds.view import build_view_json
 from companion.web.stream import events_with_heartbeats
 from companion.web.tower_link import TowerLink
-from companion.web.views import build_view_json
 
 bp = Blueprint("game_stream", __name__)
 
+#: What a phone following a deleted game reads (in its log, and as the ``deleted`` notice).
+DELETED = "This game was deleted from the companion: its log is gone. Go back to the games list."
 #: The heartbeat as an event a page can see (a comment is invisible to EventSource): a phone that
 #: hears no ping for a while knows its stream is broken and reconnects with ``last_event_id``.
 PING = "event: ping\ndata: {}\n\n"
@@ -44,6 +48,13 @@ def format_game_event(event: dict[str, Any], view_json: str | None) -> str:
     if view_json is not None:
         payload = f'{payload[:-1]}, "view": {view_json}}}'
     return f"id: {event['id']}\nevent: game\ndata: {payload}\n\n"
+
+
+def deleted_messages(game_id: str, event_id: int) -> str:
+    """The last messages of a deleted game's stream: ``deleted`` and a ``game`` event saying so."""
+    notice = json.dumps({"game_id": game_id, "message": DELETED})
+    game = json.dumps({"id": event_id, "kind": "deleted", "data": {"label": DELETED}})
+    return f"event: deleted\ndata: {notice}\n\nid: {event_id}\nevent: game\ndata: {game}\n\n"
 
 
 @bp.get("/api/games/<game_id>/events")
@@ -74,6 +85,9 @@ def game_events(game_id: str) -> Response:
             for event in events_with_heartbeats(subscription, stopping):
                 if event is None:
                     yield PING
+                elif event.topic == "game.deleted" and event.data.get("game_id") == game_id:
+                    yield deleted_messages(game_id, sent + 1)
+                    return
                 elif event.topic == "game.event" and event.data.get("game_id") == game_id:
                     if event.data.get("event_id", 0) > sent:
                         messages, sent = flush(sent)

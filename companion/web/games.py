@@ -13,6 +13,10 @@ table's count wins); after every release, and every undo of one, the tower servi
 game says the tower holds (its Pi estimate, or the simulated tower). One toss per round: a second is
 refused while the tower tumbles or its result waits, and undoing a confirmed release brings that
 result back for Confirm / Correct.
+
+Games other than Marrakesh (Morocco, Sabika: ``companion.web.kinds``) go through the same store,
+versions, idempotency keys, undo by replay, events and log; their engine is reached through the
+game's adapter, and the tower parts (toss, release, tower check, season scoring) refuse them.
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ from companion.rules import Game, RuleError
 from companion.store import Store
 from companion.tower.record import clear_correction, record_correction
 from companion.tower.service import TowerBusyError
-from companion.web import board_profile, engine
+from companion.web import board_profile, engine, kinds
+from companion.web.kinds import MARRAKESH
+from companion.web.kinds import profile as table_profile
 
 log = logging.getLogger("keshi.web")
 
@@ -55,6 +61,10 @@ class GameMovedOn(KeshiError, RuntimeError):
 
 class SetupInputError(KeshiError, ValueError):
     """The setup wizard's answers are unusable; the message names the field."""
+
+
+class NotForThisGame(KeshiError, ValueError):
+    """The request is for a part of Marrakesh (the tower, season scoring) and this game has none."""
 
 
 class TowerRefusal(KeshiError, RuntimeError):
@@ -101,6 +111,7 @@ class LiveGame:
     seating: list[dict[str, Any]]
     pin: str
     version: int
+    #: the engine's game: a Marrakesh ``Game``, or for another ``kind`` that engine's ``Game``
     game: Game
     tower_result: dict[str, Any] | None = None
     #: the game-start tower check: ``{"needed": bool, "believed_inside": {...}, "done": {...} | None}``
@@ -115,10 +126,21 @@ class LiveGame:
     lock: threading.RLock = field(default_factory=threading.RLock)
     #: (version, view, the view as JSON) — built once per change and shared by every phone
     view_cache: tuple[int, dict[str, Any], str] | None = None
+    #: which game this is (``companion.web.kinds``); only Marrakesh has the tower
+    kind: str = MARRAKESH
+    #: a table game's log line of each action in ``game.log`` (what Undo names)
+    labels: list[str] = field(default_factory=list)
 
     @property
     def names(self) -> list[str]:
+        if self.kind != MARRAKESH:
+            return [str(p.name) for p in self.game.players]
         return [str(p["name"]) for p in self.game.to_dict()["players"]]
+
+    @property
+    def last_label(self) -> str | None:
+        """A table game's log line of its last action (None at the start)."""
+        return self.labels[-1] if self.labels and self.game.log else None
 
     def who(self, seat: Any) -> str:
         """The name at ``seat`` (the phone's "who are you"), or "The table" when none was given."""
@@ -174,16 +196,12 @@ class GameService:
 
     # -- creating --------------------------------------------------------------------------
     def create(self, form: dict[str, Any]) -> LiveGame:
-        """A new game from the setup wizard's JSON (players, edition, layer, seed, draws)."""
-        players = form.get("players")
-        if not isinstance(players, list) or not 2 <= len(players) <= 4:
-            raise SetupInputError("players must list 2 to 4 players")
-        seating = []
-        for index, player in enumerate(players):
-            name = player.get("name") if isinstance(player, dict) else None
-            if not isinstance(name, str) or not name.strip():
-                raise SetupInputError(f"player {index + 1} needs a name")
-            seating.append({"name": name.strip()[:24], "colour": str(player.get("colour") or "")[:16]})
+        """A new game from the setup wizard's JSON: ``game`` (default Marrakesh), players, and for
+        Marrakesh edition, layer, seed, draws; for a table game ``options`` (its own fields)."""
+        kind = form.get("game", MARRAKESH)
+        if kind != MARRAKESH:
+            return self._create_table_game(str(kind), form)
+        seating = _seating(form, 2, 4)
         _refuse_shared_colours(seating)
         edition = form.get("edition", "essential")
         if edition not in EDITIONS:
@@ -195,14 +213,11 @@ class GameService:
         layer = form.get("tower_layer", "B1")
         if layer not in LAYERS:
             raise SetupInputError(f"tower_layer must be B1 or B2, not {layer!r}")
-        seed = form.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(2**31)
+        seed = _seed(form)
         start_player = form.get("start_player")
         draws = form.get("draws") or {}
-        for key, value in (("seed", seed), ("start_player", start_player)):
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise SetupInputError(f"{key} must be a whole number, not {value!r}")
+        if start_player is not None and (not isinstance(start_player, int) or isinstance(start_player, bool)):
+            raise SetupInputError(f"start_player must be a whole number, not {start_player!r}")
         if not isinstance(draws, dict):
             raise SetupInputError("draws must be a JSON object")
         game = engine.new_game([p["name"] for p in seating], seed=seed, start_player=start_player,
@@ -212,20 +227,46 @@ class GameService:
         title = str(form.get("title") or " · ".join(p["name"] for p in seating))[:60]
         return self._insert(title, seating, game, [], "created")
 
-    def import_log(self, text: str, source: str) -> LiveGame:
-        """A new game from an exported JSON-lines log (the engine checks every line)."""
-        game = engine.read_log(text, source=source)
-        names = [str(p["name"]) for p in game.to_dict()["players"]]
-        seating = [{"name": n, "colour": ""} for n in names]
-        actions = [engine.to_json(a) for a in game.log]
-        return self._insert(f"{' · '.join(names)} (imported)", seating, game, actions, "imported")
+    def _create_table_game(self, kind: str, form: dict[str, Any]) -> LiveGame:
+        """A new Morocco or Sabika game: players within the game's range, its own ``options`` (checked
+        by its engine), and the printed values this table has already answered for it."""
+        adapter = kinds.adapter(kind)
+        low, high = adapter.PLAYERS
+        seating = _seating(form, low, high, adapter.NAME)
+        _refuse_shared_colours(seating)
+        options = form.get("options") or {}
+        if not isinstance(options, dict):
+            raise SetupInputError("options must be a JSON object")
+        options = {**options, "profile": {**table_profile.remembered(self.store, adapter),
+                                          **(options.get("profile") or {})}}
+        game = adapter.new_game([p["name"] for p in seating], _seed(form), options)
+        title = str(form.get("title") or " · ".join(p["name"] for p in seating))[:60]
+        return self._insert(title, seating, game, [], "created", kind)
 
-    def _insert(self, title: str, seating: list[dict[str, Any]], game: Game, actions: list[dict[str, Any]],
-                kind: str) -> LiveGame:
+    def import_log(self, text: str, source: str) -> LiveGame:
+        """A new game from an exported JSON-lines log of any game (the header names it; the engine
+        checks every line)."""
+        kind = kinds.kind_of_log(text)
+        if kind == MARRAKESH:
+            game = engine.read_log(text, source=source)
+            names = [str(p["name"]) for p in game.to_dict()["players"]]
+            actions = [engine.to_json(a) for a in game.log]
+            labels: list[str] = []
+        else:
+            adapter = kinds.adapter(kind)
+            game = adapter.read_log(text, source)
+            names = [str(p.name) for p in game.players]
+            actions = [adapter.to_json(a) for a in game.log]
+            labels = _table_labels(adapter, game.setup, actions)
+        seating = [{"name": n, "colour": ""} for n in names]
+        return self._insert(f"{' · '.join(names)} (imported)", seating, game, actions, "imported", kind, labels)
+
+    def _insert(self, title: str, seating: list[dict[str, Any]], game: Any, actions: list[dict[str, Any]],
+                how: str, kind: str = MARRAKESH, labels: list[str] | None = None) -> LiveGame:
         game_id = uuid.uuid4().hex[:10]
         pin = f"{secrets.randbelow(10_000):04d}"
-        live = LiveGame(game_id, title, seating, pin, len(actions), game)
-        if not game.finished:  # a game starts with an empty tower: the table empties it or says it is
+        live = LiveGame(game_id, title, seating, pin, len(actions), game, kind=kind, labels=list(labels or []))
+        if kind == MARRAKESH and not game.finished:  # a game starts with an empty tower: the table empties it
             believed = self.tower.contents() if self.tower is not None else {}
             live.tower_check = {"needed": True, "believed_inside": {c: n for c, n in believed.items() if n},
                                 "done": None}
@@ -233,16 +274,17 @@ class GameService:
         with self.store.write() as db:
             db.execute(
                 "INSERT INTO games (id, title, created_at, updated_at, edition, setup, seating, pin, version,"
-                " actions, finished, tower_check) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, title, now, now, game.to_dict().get("edition", "essential"), json.dumps(game.setup),
-                 json.dumps(seating), pin, live.version, len(actions), int(bool(game.finished)),
-                 json.dumps(live.tower_check) if live.tower_check else None),
+                " actions, finished, tower_check, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, title, now, now, game.to_dict().get("edition", "essential") if kind == MARRAKESH else kind,
+                 json.dumps(game.setup), json.dumps(seating), pin, live.version, len(actions),
+                 int(bool(game.finished)), json.dumps(live.tower_check) if live.tower_check else None, kind),
             )
             db.executemany(
-                "INSERT INTO game_log (game_id, seq, kind, action, created_at) VALUES (?, ?, 'action', ?, ?)",
-                [(game_id, seq, json.dumps(a), now) for seq, a in enumerate(actions, start=1)],
+                "INSERT INTO game_log (game_id, seq, kind, action, meta, created_at) VALUES (?, ?, 'action', ?, ?, ?)",
+                [(game_id, seq, json.dumps(a), json.dumps({"label": labels[seq - 1]}) if labels else None, now)
+                 for seq, a in enumerate(actions, start=1)],
             )
-            event_id = self._insert_event(db, live, kind, {"label": f"Game {kind}: {title}"})
+            event_id = self._insert_event(db, live, how, {"label": f"Game {how}: {title}"})
         with self._lock:
             self._games[game_id] = live
         self._announce(game_id, event_id)
@@ -259,25 +301,36 @@ class GameService:
             if not rows:
                 raise GameNotFound(f"there is no game {game_id!r}")
             row = rows[0]
+            kind = str(row["kind"])
             actions: list[dict[str, Any]] = []
+            labels: list[str] = []  # a table game's log lines (Marrakesh words its undo from the action)
             for entry in self.store.query(
-                "SELECT kind, action FROM game_log WHERE game_id = ? ORDER BY seq", (game_id,)
+                "SELECT kind, action, meta FROM game_log WHERE game_id = ? ORDER BY seq", (game_id,)
             ):
                 if entry["kind"] == "undo":
                     actions.pop()
+                    if kind != MARRAKESH:
+                        labels.pop()
                 else:
                     actions.append(json.loads(entry["action"]))
-            game = engine.replay(json.loads(row["setup"]), actions)
+                    if kind != MARRAKESH:
+                        labels.append(str(json.loads(entry["meta"] or "{}").get("label", "")))
+            if kind == MARRAKESH:
+                game = engine.replay(json.loads(row["setup"]), actions)
+            else:
+                game = kinds.adapter(kind).replay(json.loads(row["setup"]), actions)
             live = LiveGame(row["id"], row["title"], json.loads(row["seating"]), row["pin"], row["version"], game,
                             json.loads(row["tower_result"]) if row["tower_result"] else None,
                             json.loads(row["tower_check"]) if row["tower_check"] else None,
-                            json.loads(row["season_scoring"]) if row["season_scoring"] else None)
+                            json.loads(row["season_scoring"]) if row["season_scoring"] else None,
+                            kind=kind, labels=labels)
             self._games[game_id] = live
             return live
 
     def latest_open_game(self) -> str | None:
-        """The unfinished game that changed last (the one the table is playing), if any."""
-        rows = self.store.query("SELECT id FROM games WHERE finished = 0 ORDER BY updated_at DESC LIMIT 1")
+        """The unfinished Marrakesh game that changed last (the one the tower is for), if any."""
+        rows = self.store.query("SELECT id FROM games WHERE finished = 0 AND kind = ? ORDER BY updated_at DESC"
+                                " LIMIT 1", (MARRAKESH,))
         return str(rows[0]["id"]) if rows else None
 
     def interrupted_tosses(self) -> list[tuple[str, str]]:
@@ -303,14 +356,16 @@ class GameService:
         """Every stored game, newest change first (no replay needed)."""
         rows = self.store.query(
             "SELECT id, title, created_at, updated_at, edition, json_extract(setup, '$.expansions') AS expansions,"
-            " seating, actions, finished FROM games ORDER BY updated_at DESC"
+            " seating, actions, finished, kind FROM games ORDER BY updated_at DESC"
         )
         out = []
         for r in rows:
-            expansions = json.loads(r["expansions"]) if r["expansions"] else []
+            expansions = json.loads(r["expansions"]) if r["expansions"] and r["kind"] == MARRAKESH else []
+            name = kinds.game_name(r["kind"])
+            variant = engine.variant_text(r["edition"], expansions) if r["kind"] == MARRAKESH else name
             out.append({"id": r["id"], "title": r["title"], "created_at": r["created_at"],
                         "updated_at": r["updated_at"], "edition": r["edition"], "expansions": expansions,
-                        "variant": engine.variant_text(r["edition"], expansions),
+                        "kind": r["kind"], "game_name": name, "variant": variant,
                         "players": [p["name"] for p in json.loads(r["seating"])],
                         "actions": r["actions"], "finished": bool(r["finished"])})
         return out
@@ -327,6 +382,8 @@ class GameService:
         """
         live = self.get(game_id)
         check_seat(live, by)
+        if live.kind != MARRAKESH:
+            return self._act_table(live, action_data, version, key, by)
         with live.lock:
             replayed = self._replayed(live, key)
             if replayed is not None:
@@ -377,6 +434,80 @@ class GameService:
         self._announce(game_id, outcome.event_id)
         return outcome
 
+    def _act_table(self, live: LiveGame, action_data: Any, version: Any, key: str | None, by: Any) -> Outcome:
+        """``act`` for a table game: its engine checks the action; the log line says it in player words
+        (with the points it scored); an answer to a printed-value question is kept for the next game."""
+        adapter = kinds.adapter(live.kind)
+        with live.lock:
+            replayed = self._replayed(live, key)
+            if replayed is not None:
+                return replayed
+            self.check_version(live, version)
+            action = adapter.parse_action(action_data)
+            data = adapter.to_json(action)
+            game = live.game
+            before = adapter.scores(game)
+            try:  # worded from the game as it is; an action too malformed to word is refused by apply
+                text: str | None = adapter.describe(game, data)
+            except Exception:  # noqa: BLE001 - the engine's refusal below is the message people need
+                text = None
+            game.apply(action)  # raises the engine's RuleError with the state unchanged
+            try:
+                text = (text or f"{live.who(by)}: {data.get('type')}") + _points_text(live.names, before,
+                                                                                      adapter.scores(game))
+                event = {"label": text, "action": data, "by": by}
+                outcome = self._commit(live, "action", data, key, {"label": text}, event)
+            except BaseException:
+                game.undo()
+                raise
+            live.labels.append(text)
+            table_profile.keep(self.store, adapter, live.id, data)
+        self._announce(live.id, outcome.event_id)
+        return outcome
+
+    def _undo_table(self, live: LiveGame, version: Any, key: str | None, by: Any) -> Outcome:
+        """``undo`` for a table game: the engine replays its log without the last action."""
+        adapter = kinds.adapter(live.kind)
+        with live.lock:
+            replayed = self._replayed(live, key)
+            if replayed is not None:
+                return replayed
+            self.check_version(live, version)
+            if not live.game.log:
+                raise NotForThisGame("Nothing to take back: the game is at its start")
+            taken = adapter.to_json(live.game.log[-1])
+            what = live.last_label or "the last action"
+            live.game.undo()
+            try:
+                event = {"label": f"{live.who(by)} took back: {what}", "undone_label": what, "by": by,
+                         "undone": taken}
+                outcome = self._commit(live, "undo", None, key, None, event)
+            except BaseException:
+                live.game.apply(adapter.parse_action(taken))
+                raise
+            live.labels.pop()
+            table_profile.drop(self.store, adapter, live.id, taken)
+        self._announce(live.id, outcome.event_id)
+        return outcome
+
+    def delete(self, game_id: str) -> None:
+        """Remove a game, its log and its events (tosses stay in the fairness log, which is the tower's).
+
+        A phone still following the game hears ``game.deleted`` on the bus; its stream says so and ends.
+        Refused while the game's toss tumbles (its result would have no game to go to).
+        """
+        live = self.get(game_id)
+        with live.lock:
+            if live.is_tossing(self.tower):
+                raise TowerRefusal(live.id, STILL_TOSSING)
+            with self.store.write() as db:
+                db.execute("DELETE FROM game_events WHERE game_id = ?", (game_id,))
+                db.execute("DELETE FROM game_log WHERE game_id = ?", (game_id,))
+                db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            with self._lock:
+                self._games.pop(game_id, None)
+        self.bus.publish("game.deleted", {"game_id": game_id, "title": live.title})
+
     @staticmethod
     def _season_scoring(live: LiveGame, season: int, finished: bool, deltas: list[dict[str, int]]
                         ) -> tuple[dict[str, Any] | None, list[dict[str, int]] | None]:
@@ -408,6 +539,8 @@ class GameService:
         """
         live = self.get(game_id)
         check_seat(live, by)
+        if live.kind != MARRAKESH:
+            return self._undo_table(live, version, key, by)
         with live.lock:
             replayed = self._replayed(live, key)
             if replayed is not None:
@@ -476,6 +609,7 @@ class GameService:
         Allowed until this game's first toss; stored as a ``tower.emptied`` event (its id returned).
         """
         live = self.get(game_id)
+        _tower_game(live)
         check_seat(live, by)
         counts = _found_counts(found)
         with live.lock:
@@ -506,6 +640,7 @@ class GameService:
         nothing, while this game's toss tumbles, while its result waits, before the game-start tower
         check, or outside the toss phase."""
         live = self.get(game_id)
+        _tower_game(live)
         check_seat(live, by)
         with live.lock:
             self.check_version(live, version)
@@ -540,6 +675,9 @@ class GameService:
         announced as a ``season.acknowledged`` event so every phone's stream gets the new view). Put
         away twice (two phones at once, or a stalled one): the second changes nothing."""
         live = self.get(game_id)
+        if live.kind != MARRAKESH:
+            raise NotForThisGame(f"{kinds.game_name(live.kind)} has no season scoring to put away: it is "
+                                 "scored on the game screen")
         check_seat(live, by)
         with live.lock:
             scoring = live.season_scoring
@@ -622,6 +760,7 @@ class GameService:
         and ends the tumble; a failed toss ends the tumble too.
         """
         live = self.get(game_id)
+        _tower_game(live)
         with live.lock:
             if kind == "toss.result":
                 inside = live.game.s.tower_inside
@@ -642,8 +781,9 @@ class GameService:
     @staticmethod
     def _insert_event(db: Any, live: LiveGame, kind: str, data: dict[str, Any], version: int | None = None) -> int:
         """Store one event of ``live`` at ``version`` (default: the game's current version)."""
-        body = {"phase": live.game.phase, "season": live.game.season, "round": live.game.round,
-                "to_move": live.game.to_move, **data}
+        game = live.game
+        body = {"phase": game.phase, "season": getattr(game, "season", None), "round": getattr(game, "round", None),
+                "to_move": game.to_move, **data}
         cursor = db.execute(
             "INSERT INTO game_events (game_id, version, kind, data, created_at) VALUES (?, ?, ?, ?, ?)",
             (live.id, live.version if version is None else version, kind, json.dumps(body), time.time()),
@@ -678,6 +818,53 @@ class GameService:
             if data.get("log") is not False:  # a toss's start and result live in its release's line
                 out.append({"id": r["id"], "kind": r["kind"], "label": data.get("label", r["kind"])})
         return out
+
+
+def _tower_game(live: LiveGame) -> None:
+    """Refuse, naming the game, a tower request (toss, tower check, result) for a game without the tower."""
+    if live.kind != MARRAKESH:
+        raise NotForThisGame(f"{kinds.game_name(live.kind)} is played without the tower: the tower is for "
+                             "Marrakesh games")
+
+
+def _seating(form: dict[str, Any], low: int, high: int, game: str = "Marrakesh") -> list[dict[str, Any]]:
+    """The seats of the wizard's ``players`` ({name, colour} in seat order), ``low`` to ``high`` of them."""
+    players = form.get("players")
+    if not isinstance(players, list) or not low <= len(players) <= high:
+        raise SetupInputError(f"players must list {low} to {high} players for {game}")
+    seating = []
+    for index, player in enumerate(players):
+        name = player.get("name") if isinstance(player, dict) else None
+        if not isinstance(name, str) or not name.strip():
+            raise SetupInputError(f"player {index + 1} needs a name")
+        seating.append({"name": name.strip()[:24], "colour": str(player.get("colour") or "")[:16]})
+    return seating
+
+
+def _seed(form: dict[str, Any]) -> int:
+    """The wizard's seed for anything still drawn (a random one when none was given)."""
+    seed = form.get("seed")
+    if seed is None:
+        return secrets.randbelow(2**31)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise SetupInputError(f"seed must be a whole number, not {seed!r}")
+    return seed
+
+
+def _table_labels(adapter: kinds.TableGame, setup: dict[str, Any], actions: list[dict[str, Any]]) -> list[str]:
+    """The log line of each action of an imported table game (worded by replaying it step by step)."""
+    game = adapter.replay(setup, [])
+    labels = []
+    for data in actions:
+        labels.append(adapter.describe(game, data))
+        game.apply(adapter.parse_action(data))
+    return labels
+
+
+def _points_text(names: list[str], before: list[int], after: list[int]) -> str:
+    """``" · Sarah +5, Jan +2"`` for the seats whose score changed ("" when none did)."""
+    changed = [f"{name} {a - b:+d}" for name, b, a in zip(names, before, after, strict=True) if a != b]
+    return " · " + ", ".join(changed) if changed else ""
 
 
 def check_seat(live: LiveGame, by: Any) -> None:

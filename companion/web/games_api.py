@@ -1,4 +1,4 @@
-"""The games HTTP API (JSON): create, list, view, act, undo, toss, join, export and import.
+"""The games HTTP API (JSON): create, list, view, act, undo, toss, join, export, import and delete.
 
 Errors answer JSON ``{"error": ...}`` naming the problem: malformed JSON or a malformed action 400,
 a missing PIN or CSRF token 403, an unknown game 404, "the game moved on" 409 (with a fresh view),
@@ -16,10 +16,18 @@ from werkzeug.exceptions import HTTPException
 from companion.errors import KeshiError
 from companion.rules import ActionFormatError, LogError, RuleError, SetupError
 from companion.tower.service import TowerBusyError
-from companion.web import access, engine
-from companion.web.games import GameMovedOn, GameNotFound, GameService, LiveGame, Outcome, TowerRefusal
+from companion.web import access, engine, kinds
+from companion.web.games import (
+    GameMovedOn,
+    GameNotFound,
+    GameService,
+    LiveGame,
+    NotForThisGame,
+    Outcome,
+    TowerRefusal,
+)
+from companion.web.kinds.view import build_view
 from companion.web.tower_link import TowerLink
-from companion.web.views import build_view
 
 bp = Blueprint("games_api", __name__, url_prefix="/api")
 
@@ -183,7 +191,8 @@ def export_log(game_id: str) -> ResponseReturnValue:
     """The engine's JSON-lines log, as a download."""
     live = service().get(game_id)
     with live.lock:
-        text = engine.write_log(live.game)
+        text = engine.write_log(live.game) if live.kind == kinds.MARRAKESH else kinds.adapter(live.kind).write_log(
+            live.game)
     response = Response(text, mimetype="application/x-ndjson")
     response.headers["Content-Disposition"] = f'attachment; filename="keshi-game-{game_id}.jsonl"'
     return response
@@ -208,9 +217,20 @@ def import_log() -> ResponseReturnValue:
     return jsonify(id=live.id, pin=live.pin, view=view_of(live)), 201
 
 
+@bp.delete("/games/<game_id>")
+def delete_game(game_id: str) -> ResponseReturnValue:
+    """Delete a game with its log and events: from a seated session, the companion's own screen, or
+    with the table PIN (``{"pin": ...}``). A phone still following it is told it was deleted."""
+    live = service().get(game_id)
+    if not (access.is_seated(game_id, live.pin) or request.remote_addr in LOOPBACK):
+        pin_guard().join(game_id, live.pin, json_body().get("pin"))
+    service().delete(game_id)
+    return jsonify(deleted=game_id)
+
+
 # -- errors ---------------------------------------------------------------------------------
 def _status_for(exc: KeshiError) -> int:
-    if isinstance(exc, (BadRequest, ActionFormatError, SetupError, LogError)):
+    if isinstance(exc, (BadRequest, ActionFormatError, SetupError, LogError, NotForThisGame, kinds.UnknownGame)):
         return 400
     if isinstance(exc, access.TooManyTries):
         return 429
@@ -220,7 +240,7 @@ def _status_for(exc: KeshiError) -> int:
         return 404
     if isinstance(exc, (GameMovedOn, TowerBusyError, TowerRefusal)):
         return 409
-    if isinstance(exc, RuleError):
+    if isinstance(exc, (RuleError, *kinds.rule_errors())):
         return 422
     return 400
 

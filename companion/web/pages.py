@@ -6,11 +6,13 @@ kept current by its event stream, so every phone shows the same thing at the sam
 
 from __future__ import annotations
 
+import time
+
 import segno
 from flask import Blueprint, current_app, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
-from companion.web import access, engine, lan
+from companion.web import access, engine, kinds, lan
 from companion.web.games import GameNotFound, GameService
 from companion.web.palette import palette_for_templates
 
@@ -35,12 +37,15 @@ def _games() -> GameService:
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    """Every game on this companion, newest first, with New game and Import.
+    """Every game on this companion, newest first (its date, game and edition, a delete), with New
+    game and Import.
 
     The games this browser is seated at show their table PIN, so a host who lost the game page
     finds it again here.
     """
-    return render_template("index.html", games=_games().summaries(), pins=_seated_pins())
+    games = [{**g, "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created_at"]))}
+             for g in _games().summaries()]
+    return render_template("index.html", games=games, pins=_seated_pins())
 
 
 def _seated_pins() -> dict[str, str]:
@@ -55,9 +60,10 @@ def _seated_pins() -> dict[str, str]:
 
 @bp.get("/games/new")
 def new_game() -> ResponseReturnValue:
-    """The setup wizard: players, edition, tower layer, the random setup draws."""
+    """The setup wizard: which game, players, then Marrakesh's edition, tower layer and draws, or the
+    other game's own options."""
     return render_template("setup.html", palette=palette_for_templates(), editions=engine.EDITION_NAMES,
-                           expansions=EXPANSION_HELP)
+                           expansions=EXPANSION_HELP, games=kinds.wizard_games())
 
 
 @bp.get("/games/<game_id>")
@@ -74,6 +80,9 @@ def game(game_id: str) -> ResponseReturnValue:
     if seated:
         join_url = lan.reachable_url(url_for("pages.join", game_id=game_id, pin=live.pin, _external=True))
         qr_svg = segno.make(join_url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2)
+    if live.kind != kinds.MARRAKESH:  # a table game (Morocco, Sabika): the generic page and its board
+        return render_template("table_game.html", live=live, game_name=kinds.game_name(live.kind), seated=seated,
+                               pin=live.pin if seated else None, join_url=join_url, qr_svg=qr_svg)
     state = live.game.to_dict()
     variant = engine.variant_text(state["edition"], state["expansions"])
     return render_template("game.html", live=live, variant=variant, seated=seated, pin=live.pin if seated else None,

@@ -3,7 +3,8 @@
 * ``games`` — one row per game: the engine's resolved setup (so replay never needs the seed), the
   seating (colours chosen at the table), the table PIN, a ``version`` that grows by one with every
   accepted change (action or undo), the latest tower result waiting to be confirmed, the game-start
-  tower check (``tower_check``) and the last season scoring until acknowledged (``season_scoring``).
+  tower check (``tower_check``) and the last season scoring until acknowledged (``season_scoring``);
+  ``kind`` names the game (``marrakesh``, ``morocco``, ``sabika``: ``companion.web.kinds``).
 * ``game_log`` — every accepted change in order: ``kind`` is ``action`` (with the action's JSON) or
   ``undo``; the game is the replay of the actions left after folding the undos. An idempotency key
   is unique per game, so a retried request is recognised and applied once.
@@ -56,5 +57,9 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN tower_check TEXT;
     ALTER TABLE games ADD COLUMN season_scoring TEXT
+    """,
+    # issue 15: which game a row is (``companion.web.kinds``); every game stored before is Marrakesh
+    """
+    ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'marrakesh'
     """,
 )

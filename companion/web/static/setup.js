@@ -1,35 +1,62 @@
-// The setup wizard: players (names, colours, seats), edition and tower layer, the setup draws.
+// The setup wizard: which game and its players (names, colours, seats); then for Marrakesh the
+// edition, expansions, tower layer and setup draws, for another game its own options; a review.
 (function () {
   "use strict";
   const colours = window.PLAYER_COLOURS;
+  const games = window.GAMES;
   const playersBox = document.getElementById("players");
-  const steps = Array.from(document.querySelectorAll(".step"));
-  let current = 0;
+  const steps = {};
+  document.querySelectorAll(".step").forEach(function (s) { steps[s.dataset.name] = s; });
+  let current = "players";
+
+  function game() {
+    const key = document.querySelector('input[name="game"]:checked').value;
+    return games.filter(function (g) { return g.key === key; })[0];
+  }
+  function marrakesh() { return game().key === "marrakesh"; }
+  function flow() { return marrakesh() ? ["players", "edition", "draws", "review"] : ["players", "options", "review"]; }
+  function maxPlayers() { return game().players[1]; }
 
   function addPlayer(name) {
     const index = playersBox.children.length;
-    if (index >= 4) { return; }
+    if (index >= maxPlayers()) { return; }
     const row = document.createElement("div");
     row.className = "player-row";
-    const options = colours.map(function (c, i) {
-      return '<option value="' + c.name + '"' + (i === index ? " selected" : "") + ">" + c.symbol + " " + c.name + "</option>";
-    }).join("");
     row.innerHTML = '<label class="field">Seat ' + (index + 1) + ' name <input class="player-name" maxlength="24" ' +
-      'autocomplete="off" value="' + (name || "") + '"></label>' +
-      '<label class="field">Colour <select class="player-colour">' + options + "</select></label>" +
+      'autocomplete="off" value="' + Keshi.esc(name || "") + '"></label>' +
+      '<label class="field">Colour <select class="player-colour"></select></label>' +
       '<button type="button" class="secondary remove" aria-label="Remove seat ' + (index + 1) + '">Remove</button>';
     row.querySelector(".remove").addEventListener("click", function () {
-      if (playersBox.children.length > 2) { row.remove(); renumber(); }
+      if (playersBox.children.length > game().players[0]) { row.remove(); renumber(); }
     });
     playersBox.appendChild(row);
+    fillColours(row.querySelector(".player-colour"), index);
     renumber();
+  }
+
+  // The colours a seat may take: as many as the game has seats (the 5th only for 5-player games).
+  function fillColours(select, index) {
+    const chosen = select.value || (colours[index] || colours[0]).name;
+    select.innerHTML = colours.slice(0, Math.max(4, maxPlayers())).map(function (c) {
+      return '<option value="' + c.name + '"' + (c.name === chosen ? " selected" : "") + ">" + c.symbol + " " + c.name + "</option>";
+    }).join("");
   }
 
   function renumber() {
     Array.from(playersBox.children).forEach(function (row, i) {
       row.querySelector("label").firstChild.textContent = "Seat " + (i + 1) + " name ";
     });
-    document.getElementById("add-player").disabled = playersBox.children.length >= 4;
+    document.getElementById("add-player").disabled = playersBox.children.length >= maxPlayers();
+  }
+
+  function gameChanged() {
+    const g = game();
+    document.getElementById("players-help").textContent = "In seat order, clockwise. " + g.players[0] + " to " +
+      g.players[1] + " players.";
+    document.getElementById("next-players").textContent = marrakesh() ? "Next: edition & tower" : "Next: " + g.name + " options";
+    Array.from(playersBox.querySelectorAll(".player-colour")).forEach(fillColours);
+    while (playersBox.children.length < g.players[0]) { addPlayer(""); }
+    renumber();
   }
 
   function players() {
@@ -38,8 +65,54 @@
     });
   }
 
+  // The other game's own fields (its adapter's OPTIONS): a seat, a choice or a JSON object.
+  function renderOptions() {
+    const g = game();
+    document.getElementById("options-game").textContent = g.name;
+    const box = document.getElementById("game-options");
+    box.innerHTML = g.options.map(function (o, i) {
+      const help = o.help ? '<span class="muted small help">' + Keshi.esc(o.help) + "</span>" : "";
+      if (o.kind === "seat") {
+        return '<label class="field">' + Keshi.esc(o.label) + ' <select data-option="' + i + '"><option value="">Drawn by the companion</option>' +
+          players().map(function (p, s) { return '<option value="' + s + '">' + Keshi.esc(p.name) + "</option>"; }).join("") +
+          "</select>" + help + "</label>";
+      }
+      if (o.kind === "choice") {
+        return '<fieldset><legend>' + Keshi.esc(o.label) + "</legend>" + o.choices.map(function (c, j) {
+          return '<label class="choice"><input type="radio" name="opt-' + i + '" data-option="' + i + '" value="' + j + '"' +
+            (j === 0 ? " checked" : "") + "> " + Keshi.esc(c.label) + "</label>";
+        }).join("") + help + "</fieldset>";
+      }
+      return '<label class="field">' + Keshi.esc(o.label) + ' <textarea rows="3" data-option="' + i + '"></textarea>' + help + "</label>";
+    }).join("");
+  }
+  function gameOptions() {
+    const g = game();
+    const out = {};
+    g.options.forEach(function (o, i) {
+      if (o.kind === "seat") {
+        const value = document.querySelector('select[data-option="' + i + '"]').value;
+        if (value !== "") { out[o.key] = parseInt(value, 10); }
+      } else if (o.kind === "choice") {
+        const picked = document.querySelector('input[data-option="' + i + '"]:checked');
+        if (picked) { out[o.key] = o.choices[Number(picked.value)].value; }
+      } else {
+        const text = document.querySelector('textarea[data-option="' + i + '"]').value.trim();
+        if (text) { out[o.key] = JSON.parse(text); }
+      }
+    });
+    return out;
+  }
+
   function form() {
+    if (!marrakesh()) {
+      const body = {game: game().key, players: players(), options: gameOptions()};
+      const seed = document.getElementById("game-seed").value.trim();
+      if (seed) { body.seed = parseInt(seed, 10); }
+      return body;
+    }
     const body = {
+      game: "marrakesh",
       players: players(),
       edition: document.querySelector('input[name="edition"]:checked').value,
       tower_layer: document.querySelector('input[name="layer"]:checked').value,
@@ -70,9 +143,13 @@
     });
   }
 
-  function problem(stepIndex) {
-    if (stepIndex === 0) {
+  function problem(name) {
+    if (name === "players") {
+      const g = game();
       const names = players().map(function (p) { return p.name; });
+      if (names.length < g.players[0] || names.length > g.players[1]) {
+        return g.name + " is for " + g.players[0] + " to " + g.players[1] + " players.";
+      }
       if (names.some(function (n) { return !n; })) { return "Every seat needs a name."; }
       if (new Set(names).size !== names.length) { return "Two players have the same name."; }
       const taken = {};
@@ -81,31 +158,41 @@
         return taken[clash.colour] + " and " + clash.name + " both chose " + clash.colour + ": each seat needs its own colour.";
       }
     }
-    if (stepIndex === 2 && document.querySelector('input[name="draws"]:checked').value === "table") {
-      try { form(); } catch (e) { return "The other draws are not valid JSON: " + e.message; }
+    if ((name === "draws" && document.querySelector('input[name="draws"]:checked').value === "table") || name === "options") {
+      try { form(); } catch (e) { return "The draws are not valid JSON: " + e.message; }
     }
     return "";
   }
 
-  function show(index) {
-    steps.forEach(function (s, i) { s.hidden = i !== index; });
-    current = index;
-    if (index === 2) {
+  function reviewLines(body) {
+    const seats = "Players: " + body.players.map(function (p) { return p.name + " (" + p.colour + ")"; }).join(", ");
+    if (!marrakesh()) {
+      const o = body.options;
+      const start = o.start_player !== undefined ? body.players[o.start_player].name : "drawn by the companion";
+      return ["Game: " + game().name, seats, "Start player: " + start,
+        "Setup draws: " + (o.draws ? "partly entered from the table" : "drawn by the companion")];
+    }
+    return [
+      "Game: Marrakesh", seats,
+      "Edition: " + editionName() + " · tower layer " + body.tower_layer,
+      "Expansions: " + (expansionNames().join(", ") || "none"),
+      "Setup draws: " + (body.draws ? "entered from the table" : "drawn by the companion"),
+    ];
+  }
+
+  function show(name) {
+    Object.keys(steps).forEach(function (n) { steps[n].hidden = n !== name; });
+    current = name;
+    if (name === "draws") {
       document.getElementById("start-player").innerHTML = players().map(function (p, i) {
-        return '<option value="' + i + '">' + p.name + "</option>";
+        return '<option value="' + i + '">' + Keshi.esc(p.name) + "</option>";
       }).join("");
     }
-    if (index === 3) {
-      const body = form();
-      const lines = [
-        "Players: " + body.players.map(function (p) { return p.name + " (" + p.colour + ")"; }).join(", "),
-        "Edition: " + editionName() + " · tower layer " + body.tower_layer,
-        "Expansions: " + (expansionNames().join(", ") || "none"),
-        "Setup draws: " + (body.draws ? "entered from the table" : "drawn by the companion"),
-      ];
+    if (name === "options") { renderOptions(); }
+    if (name === "review") {
       const review = document.getElementById("review");
       review.innerHTML = "";
-      lines.forEach(function (line) {
+      reviewLines(form()).forEach(function (line) {
         const item = document.createElement("li");
         item.textContent = line;
         review.appendChild(item);
@@ -118,16 +205,23 @@
     button.addEventListener("click", function () {
       const message = problem(current);
       if (message) { alertIn(steps[current], message); return; }
-      show(current + 1);
+      const order = flow();
+      show(order[order.indexOf(current) + 1]);
     });
   });
   document.querySelectorAll(".back").forEach(function (button) {
-    button.addEventListener("click", function () { show(current - 1); });
+    button.addEventListener("click", function () {
+      const order = flow();
+      show(order[order.indexOf(current) - 1]);
+    });
   });
   document.querySelectorAll('input[name="draws"]').forEach(function (radio) {
     radio.addEventListener("change", function () {
       document.getElementById("table-draws").hidden = radio.value !== "table" || !radio.checked;
     });
+  });
+  document.querySelectorAll('input[name="game"]').forEach(function (radio) {
+    radio.addEventListener("change", gameChanged);
   });
   document.getElementById("add-player").addEventListener("click", function () { addPlayer(""); });
 
@@ -155,4 +249,5 @@
 
   addPlayer("");
   addPlayer("");
+  gameChanged();
 })();

@@ -1,0 +1,67 @@
+"""The JSON view of a table game (Morocco, Sabika) every phone renders, and its Marrakesh dispatch.
+
+Built once per game version and shared by every request and stream (like ``companion.web.views``
+for Marrakesh): who must act, the prompt and options (``choices``), the board, scores, winners and
+what Undo would take back — all from the game's adapter (``companion.web.kinds``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.web import views
+from companion.web.games import LiveGame
+from companion.web.kinds import MARRAKESH, adapter
+
+
+def build_view(live: LiveGame, last_event_id: int) -> dict[str, Any]:
+    """The view of ``live`` whatever its game (``event_id`` is always the caller's latest)."""
+    if live.kind == MARRAKESH:
+        return views.build_view(live, last_event_id)
+    return {**_cached(live)[1], "event_id": last_event_id}
+
+
+def build_view_json(live: LiveGame, last_event_id: int) -> str:
+    """``build_view`` as JSON text, serialised once per change however many phones are streaming."""
+    if live.kind == MARRAKESH:
+        return views.build_view_json(live, last_event_id)
+    return f'{{"event_id": {int(last_event_id)}, {_cached(live)[2][1:]}'
+
+
+def _cached(live: LiveGame) -> tuple[int, dict[str, Any], str]:
+    with live.lock:
+        cached = live.view_cache
+        if cached is None or cached[0] != live.version:
+            view = _fresh(live)
+            cached = (live.version, view, json.dumps(view))
+            live.view_cache = cached
+        return cached
+
+
+def _fresh(live: LiveGame) -> dict[str, Any]:
+    game = live.game
+    kind = adapter(live.kind)
+    names = live.names
+    choices = kind.choices(game)
+    actor = choices.get("actor")
+    if game.finished:
+        turn = "Game over"
+    elif isinstance(actor, int):
+        turn = names[actor]
+    else:
+        turn = "The table"
+    return {
+        "id": live.id, "kind": live.kind, "game_name": kind.NAME, "title": live.title, "version": live.version,
+        "actions": len(game.log), "names": names, "seating": live.seating, "finished": bool(game.finished),
+        "turn": turn, "board": kind.board_view(game), "choices": choices, "scores": kind.scores(game),
+        "winners": kind.winners(game), "undo": undo_view(live),
+    }
+
+
+def undo_view(live: LiveGame) -> dict[str, Any]:
+    """What Undo would take back, in player words (the log line of the last action), or why not."""
+    game = live.game
+    if not game.log:
+        return {"available": False, "label": None, "reason": "Nothing to take back: the game is at its start"}
+    return {"available": True, "label": live.last_label or "the last action", "reason": None}

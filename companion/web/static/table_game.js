@@ -1,0 +1,354 @@
+// The table screen of a game without the tower (Morocco, Sabika): a snapshot, then the game's event
+// stream. The view says who must act, the prompt and every legal option (each with the taps that
+// lead to it, its "path"); the board is drawn by static/kind-<game>.js. Refusals are shown beside
+// the options that were tapped; a lost stream is shown in the turn bar and reconnected.
+(function () {
+  "use strict";
+  const root = document.getElementById("game");
+  const gameId = root.dataset.gameId;
+  const kind = root.dataset.kind;
+  const seated = root.dataset.seated === "yes";
+  const roleKey = "keshi.role." + gameId;
+  const NOTICE_MS = 12000;
+  const STALE_MS = 16000;  // three missed heartbeats (the server sends one every 5 s)
+  const SEAT_COLOURS = {blue: "#3b7bd8", red: "#d8433b", green: "#3aa65a", yellow: "#e3c02c", purple: "#9b59b6"};
+  const esc = Keshi.esc;
+  let view = null;
+  let busy = false;
+  let deleted = false;
+  let trail = [];          // the taps made so far towards one option (its path prefix)
+  let message = null;      // the last refusal, shown beside the options
+  const seenLog = new Set();
+
+  // -- who this phone is --------------------------------------------------------------------------
+  function role() { return localStorage.getItem(roleKey); }
+  function mySeat() { const r = role(); return r !== null && r !== "all" ? Number(r) : null; }
+  function mayAct(actor) {
+    if (!seated || role() === null || deleted || actor === null || actor === undefined) { return false; }
+    return actor === "table" || role() === "all" || role() === String(actor);
+  }
+  function nameOf(seat) { return view.names[seat] || "The table"; }
+  function seatChip(seat) {
+    const colour = (view.seating[seat] || {}).colour || "";
+    return '<span class="seat seat-' + esc(colour || "none") + '">' + esc(nameOf(seat)) + "</span>";
+  }
+  window.KeshiSeatColour = function (seat) {
+    const colour = view && (view.seating[seat] || {}).colour;
+    return SEAT_COLOURS[colour] || ["#3b7bd8", "#d8433b", "#3aa65a", "#e3c02c", "#9b59b6"][seat % 5];
+  };
+  function setRole(value) {
+    localStorage.setItem(roleKey, value);
+    const select = document.getElementById("role");
+    if (select) { select.value = value; }
+    trail = [];
+    renderWho();
+    render();
+  }
+  function renderWho() {
+    const ask = document.getElementById("who-ask");
+    if (!ask || !view) { return; }
+    const r = role();
+    ask.hidden = r !== null;
+    document.getElementById("who-chosen").hidden = r === null;
+    document.getElementById("who-line").innerHTML = r === null ? "" : r === "all" ? "Shared device" : "You are " + seatChip(Number(r));
+    const options = document.getElementById("who-options");
+    if (!options.children.length) {
+      options.innerHTML = view.names.map(function (n, i) {
+        return '<button type="button" class="option who" data-seat="' + i + '">I am ' + esc(n) + "</button>";
+      }).join("") + '<button type="button" class="secondary who" data-seat="all">Shared device: plays for everyone</button>';
+      options.querySelectorAll("button.who").forEach(function (b) {
+        b.addEventListener("click", function () { setRole(b.dataset.seat); });
+      });
+    }
+  }
+
+  // -- messages -------------------------------------------------------------------------------------
+  let noticeTimer = null;
+  function notice(text, keep) {
+    const box = document.getElementById("turn-notice");
+    box.textContent = text;
+    box.hidden = !text;
+    clearTimeout(noticeTimer);
+    if (text && !keep) { noticeTimer = setTimeout(function () { box.hidden = true; }, NOTICE_MS); }
+  }
+  function say(text) {
+    message = text;
+    placeMessage(true);
+  }
+  function placeMessage(scroll) {
+    document.querySelectorAll(".msg").forEach(function (m) { m.remove(); });
+    if (!message) { return; }
+    const box = document.createElement("p");
+    box.className = "msg notice";
+    box.id = "message";
+    box.setAttribute("role", "alert");
+    box.textContent = message;
+    const anchor = document.querySelector("#choices .tg-options") || document.getElementById("prompt");
+    anchor.insertAdjacentElement("afterend", box);
+    if (scroll) { box.scrollIntoView({block: "center"}); }
+  }
+  function refusal(result) {
+    if (result.status === 409 && result.data.kind === "GameMovedOn") {
+      return "Someone else acted first: the screen now shows the game as it is. Please choose again.";
+    }
+    const text = result.data.error || "The companion refused this (error " + result.status + ")";
+    return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
+  }
+
+  // -- talking to the server ------------------------------------------------------------------------
+  function send(path, body) {
+    if (busy || deleted) { return; }
+    busy = true;
+    root.dataset.busy = "yes";
+    message = null;
+    placeMessage(false);
+    document.querySelectorAll("#choices button, #undo").forEach(function (b) { b.disabled = true; });
+    body.version = view.version;
+    body.idempotency_key = Keshi.newKey();
+    body.by = mySeat();
+    Keshi.api("POST", "/api/games/" + gameId + path, body).then(function (result) {
+      busy = false;
+      root.dataset.busy = "no";
+      trail = [];
+      // a newer view may have come by the stream meanwhile: then redraw that one (buttons enabled again)
+      if (!result.data.view || !apply(result.data.view, !result.ok)) { render(); }
+      if (!result.ok) { say(refusal(result)); }
+    }).catch(function () {
+      busy = false;
+      root.dataset.busy = "no";
+      render();
+      say("No connection to the companion: your tap was not sent. Check the Wi-Fi and try again.");
+    });
+  }
+
+  // -- the choices: one tap per step of an option's path -------------------------------------------
+  function pathOf(option) { return option.path && option.path.length ? option.path : [option.label]; }
+  function under(prefix) {
+    return view.choices.options.filter(function (o) {
+      const p = pathOf(o);
+      return p.length > prefix.length && prefix.every(function (step, i) { return p[i] === step; });
+    });
+  }
+  // The next steps after ``trail``; a step with one way on (not the last) is taken by itself.
+  function nextSteps() {
+    let options = under(trail);
+    if (!options.length) { trail = []; options = under(trail); }
+    for (;;) {
+      const steps = [];
+      options.forEach(function (o) {
+        const step = pathOf(o)[trail.length];
+        if (!steps.some(function (s) { return s.step === step; })) {
+          steps.push({step: step, group: o.group || "", leaf: null});
+        }
+        if (pathOf(o).length === trail.length + 1) {
+          steps.filter(function (s) { return s.step === step; })[0].leaf = o;
+        }
+      });
+      if (steps.length === 1 && !steps[0].leaf && trail.length) {
+        trail.push(steps[0].step);
+        options = under(trail);
+        continue;
+      }
+      return steps;
+    }
+  }
+  function renderChoices() {
+    const box = document.getElementById("choices");
+    const choices = view.choices;
+    const actor = choices.actor;
+    document.getElementById("prompt").textContent = choices.prompt || "";
+    const title = document.getElementById("screen-title");
+    if (view.finished) {
+      title.textContent = "Final scoring";
+      box.innerHTML = winnerLine();
+      return;
+    }
+    if (!mayAct(actor)) {
+      title.textContent = actor === "table" ? "Question for the table" : nameOf(actor) + " to act";
+      const who = actor === "table" ? "the table" : seatChip(actor);
+      box.innerHTML = seated && role() === null && !deleted ?
+        '<p class="waiting">Answer "Who are you?" above to play from this phone.</p>' :
+        '<p class="waiting">Waiting for ' + who + ".</p>";
+      return;
+    }
+    title.textContent = actor === "table" ? "Question for the table" :
+      (role() === "all" ? nameOf(actor) + "'s turn" : "Your turn, " + nameOf(actor));
+    const steps = nextSteps();
+    let html = "";
+    if (trail.length) {
+      html += '<p class="tg-trail">' + trail.map(esc).join(" › ") + "</p>";
+    }
+    let group = null;
+    html += '<div class="tg-options">';
+    steps.forEach(function (s, i) {
+      if (!trail.length && s.group !== group && steps.some(function (t) { return t.group !== s.group; })) {
+        group = s.group;
+        html += '<h3 class="tg-group">' + esc(group) + "</h3>";
+      }
+      html += '<button type="button" class="option tg-step' + (s.leaf ? " tg-leaf" : "") + '" data-step="' + i + '">' +
+        esc(s.step) + "</button>";
+    });
+    html += "</div>";
+    if (trail.length) { html += '<button type="button" class="secondary tg-back" id="back">Back</button>'; }
+    box.innerHTML = html;
+    box.querySelectorAll("button.tg-step").forEach(function (b) {
+      b.addEventListener("click", function () {
+        const s = steps[Number(b.dataset.step)];
+        if (s.leaf) { send("/actions", {action: s.leaf.action}); return; }
+        trail.push(s.step);
+        message = null;
+        render();
+      });
+    });
+    const back = document.getElementById("back");
+    if (back) { back.addEventListener("click", function () { trail = []; message = null; render(); }); }
+  }
+  function winnerLine() {
+    const names = view.winners.map(nameOf);
+    return names.length ? '<p class="winner" id="winner">★ ' + esc(names.join(" and ")) +
+      (names.length > 1 ? " share the win" : " wins") + "</p>" : "";
+  }
+
+  // -- the rest of the screen ----------------------------------------------------------------------
+  function renderTurn() {
+    const board = view.board || {};
+    document.getElementById("turn-when").textContent = view.game_name + (board.round ? " · round " + board.round : "") +
+      (board.phase && !view.finished ? " · " + board.phase : "");
+    const actor = view.choices.actor;
+    let who;
+    if (deleted) { who = "This game was deleted"; }
+    else if (view.finished) { who = "Game over · " + view.winners.map(nameOf).join(" and ") + (view.winners.length > 1 ? " share the win" : " wins"); }
+    else if (actor === "table") { who = "The table answers a question"; }
+    else if (mayAct(actor) && role() !== "all") { who = "Your turn, " + nameOf(actor); }
+    else { who = nameOf(actor) + "'s turn"; }
+    document.getElementById("turn-who").textContent = who;
+  }
+  function renderScores() {
+    document.getElementById("scores-title").textContent = view.finished ? "Final scores" : "Scores";
+    const rows = view.names.map(function (n, i) {
+      const win = view.winners.indexOf(i) >= 0 ? " ★" : "";
+      return '<tr data-seat="' + i + '"><td>' + seatChip(i) + win + '</td><td class="n score">' + view.scores[i] + "</td></tr>";
+    }).join("");
+    document.getElementById("scores").innerHTML = '<table class="breakdown"><tbody>' + rows + "</tbody></table>";
+  }
+  function renderBoard() {
+    const drawer = (window.KeshiKinds || {})[kind];
+    const box = document.getElementById("board");
+    if (!drawer) { box.textContent = "This game's board cannot be drawn here."; return; }
+    drawer.render(box, view.board, view.names, mySeat(), view);
+  }
+  function render() {
+    if (!view) { return; }
+    root.dataset.version = view.version;
+    root.dataset.eventId = view.event_id;
+    root.dataset.finished = view.finished ? "yes" : "no";
+    renderTurn();
+    renderChoices();
+    renderScores();
+    renderBoard();
+    if (busy || deleted) { document.querySelectorAll("#choices button").forEach(function (b) { b.disabled = true; }); }
+    const undo = document.getElementById("undo");
+    if (undo) {
+      undo.disabled = busy || deleted;
+      undo.textContent = view.undo.available ? "Undo: " + view.undo.label : "Undo";
+    }
+    placeMessage(false);
+  }
+  // Show ``next`` unless a newer view is on screen already; true when it was shown.
+  function apply(next, force) {
+    if (!view || force || next.event_id >= view.event_id) {
+      if (view && next.version !== view.version) { trail = []; if (!force) { message = null; } }
+      view = next;
+      render();
+      return true;
+    }
+    return false;
+  }
+  function addLog(id, label, prepend) {
+    if (seenLog.has(id)) { return; }
+    seenLog.add(id);
+    const item = document.createElement("li");
+    item.textContent = label;
+    const list = document.getElementById("log");
+    if (prepend) { list.insertBefore(item, list.firstChild); } else { list.appendChild(item); }
+    while (list.children.length > 60) { list.removeChild(list.lastChild); }
+  }
+
+  // -- the live stream ------------------------------------------------------------------------------
+  let stream = null;
+  let lastEventId = 0;
+  let lastHeard = Date.now();
+  let retryMs = 1000;
+  let retryTimer = null;
+  function connection(ok) {
+    document.getElementById("connection").hidden = ok;
+    root.dataset.connection = ok ? "live" : "lost";
+  }
+  function heard() { lastHeard = Date.now(); retryMs = 1000; connection(true); }
+  function follow() {
+    stream = new EventSource("/api/games/" + gameId + "/events?last_event_id=" + lastEventId);
+    stream.addEventListener("open", heard);
+    stream.addEventListener("game", function (m) {
+      heard();
+      const event = JSON.parse(m.data);
+      if (event.kind === "deleted") { return; }
+      lastEventId = Math.max(lastEventId, event.id);
+      if (event.data.log !== false) { addLog(event.id, event.data.label || event.kind, true); }
+      if (event.view && event.kind === "undo") { notice(event.data.label); }
+      if (event.view) { apply(event.view); }
+    });
+    stream.addEventListener("deleted", function (m) {
+      deleted = true;
+      root.dataset.deleted = "yes";
+      stream.close();
+      stream = null;
+      notice(JSON.parse(m.data).message, true);
+      render();
+    });
+    stream.addEventListener("ping", heard);
+    stream.addEventListener("error", lost);
+  }
+  function lost() {
+    if (deleted) { return; }
+    if (stream) { stream.close(); stream = null; }
+    connection(false);
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(follow, retryMs);
+    retryMs = Math.min(retryMs * 2, 5000);
+  }
+  setInterval(function () { if (stream && Date.now() - lastHeard > STALE_MS) { lost(); } }, 2000);
+
+  const roleSelect = document.getElementById("role");
+  if (roleSelect) {
+    roleSelect.addEventListener("change", function () { if (roleSelect.value) { setRole(roleSelect.value); } });
+  }
+  const undo = document.getElementById("undo");
+  if (undo) {
+    undo.addEventListener("click", function () {
+      if (!view.undo.available) { say(view.undo.reason || "Nothing to take back now."); return; }
+      if (window.confirm("Take back: " + view.undo.label + "?")) { send("/undo", {}); }
+    });
+  }
+  function start() {
+    fetch("/api/games/" + gameId, {credentials: "same-origin"}).then(function (r) {
+      if (!r.ok) { throw new Error("HTTP " + r.status); }
+      return r.json();
+    }).then(function (first) {
+      connection(true);
+      (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, h.label, true); });
+      if (roleSelect) {
+        first.names.forEach(function (n, i) { roleSelect.insertAdjacentHTML("beforeend", '<option value="' + i + '">' + esc(n) + "</option>"); });
+        roleSelect.value = role() || "";
+      }
+      view = first;
+      lastEventId = first.event_id;
+      renderWho();
+      render();
+      follow();
+    }).catch(function () {
+      connection(false);
+      setTimeout(start, 2000);
+    });
+  }
+  start();
+})();

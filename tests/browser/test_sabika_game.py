@@ -1,0 +1,209 @@
+"""Sabika in the browser: the board at phone and tablet sizes, and a complete 2-player game at 360×740.
+
+The board test draws a mid-game ``board_view`` with ``static/kind-sabika.js`` alone: your own
+Workshop first and open on a phone, every Workshop side by side on a 1280×800 tablet, no sideways
+scroll, 48 px targets. The game test plays a whole game on the generic table page with two phones,
+each tapping only its own player's choices (a seeded random button per screen) until final scoring;
+the scores on both screens must equal the engine's replay of the exported log. Screenshots go to
+test-artifacts/screenshots/sabika-*.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from companion.sabika.simulate import random_action, random_profile
+from companion.web.kinds import sabika as kind
+from tests.browser.conftest import PHONE, screenshot
+from tests.conftest import LiveServer
+from tests.sabika.helpers import BASE_PROFILE
+
+pytestmark = pytest.mark.browser
+
+STATIC = Path(__file__).resolve().parents[2] / "companion" / "web" / "static"
+TABLET: ViewportSize = {"width": 1280, "height": 800}
+
+
+NAMES = ["Ana", "Ben", "Cai", "Dina"]
+
+
+def mid_game_view(players: int, actions: int = 80) -> dict[str, Any]:
+    """The board view of a game ``actions`` random actions in (a known Rondel and Map)."""
+    game = kind.new_game(NAMES[:players], 4, {"profile": random_profile(players, 4, BASE_PROFILE)})
+    rng = random.Random(1)
+    for _ in range(actions):
+        game.apply(random_action(game, rng))
+    return kind.board_view(game)
+
+
+BOARD_COLUMN = 694
+"""The table page's board column at 1280 px wide (table_game.css: 1240 px main, 1.5fr of 2 columns, card padding)."""
+
+
+def draw_board(page: Page, view: dict[str, Any], seat: int) -> list[str]:
+    """Draw ``view`` for ``seat`` on a blank dashboard-styled page, at most as wide as the table page's
+    board column; returns the page's script errors."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_content("<!doctype html><html><head><meta name='viewport' content='width=device-width'></head>"
+                     f"<body><main><div id='board' style='max-width: {BOARD_COLUMN}px'></div></main></body></html>")
+    page.add_style_tag(path=str(STATIC / "app.css"))
+    page.add_script_tag(path=str(STATIC / "kind-sabika.js"))
+    page.evaluate("([view, seat]) => window.KeshiKinds.sabika.render(document.getElementById('board'), view, "
+                  "view.players.map(p => p.name), seat)", [view, seat])
+    return errors
+
+
+def fits(page: Page) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def small_targets(page: Page) -> list[str]:
+    """Texts of visible tappable elements (summaries, buttons) lower than 48 px."""
+    return list(page.evaluate("""() => [...document.querySelectorAll('#board summary, #board button')]
+        .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 48)
+        .map(e => e.textContent.trim())"""))
+
+
+def test_board_on_a_phone_and_a_tablet(browser: Browser) -> None:
+    view = mid_game_view(2)
+    phone = browser.new_context(viewport=PHONE).new_page()
+    assert draw_board(phone, view, 1) == []
+    boards = phone.get_by_test_id("sabika-player")
+    assert boards.first.get_attribute("data-seat") == "1"  # your own Workshop first
+    assert boards.first.evaluate("e => e.open") and not boards.nth(1).evaluate("e => e.open")
+    ben = view["players"][1]
+    assert f"Dinars{ben['dinars']}" in boards.first.inner_text().replace("\n", "").replace("\t", "")
+    assert fits(phone) and small_targets(phone) == []
+    screenshot(phone, "sabika-board-phone")
+    boards.nth(1).locator("summary").first.click()  # the other player's Workshop opens on a tap
+    assert boards.nth(1).evaluate("e => e.open")
+    phone.context.close()
+
+    view = mid_game_view(4)  # the tablet: all four Workshops side by side
+    tablet = browser.new_context(viewport=TABLET).new_page()
+    assert draw_board(tablet, view, 0) == []
+    tops = [box["y"] for box in (b.bounding_box() for b in tablet.get_by_test_id("sabika-player").all()) if box]
+    assert len(tops) == 4 and len(set(tops)) == 1
+    assert tablet.get_by_test_id("sabika-rondel").evaluate("e => e.open")
+    for ring in view["rondel"]:  # every square of every ring is drawn, with its Main Action in words
+        for square in ring["squares"]:
+            assert square["action"] in tablet.get_by_test_id("sabika-rondel").inner_text()
+    assert fits(tablet) and small_targets(tablet) == []
+    screenshot(tablet, "sabika-board-tablet")
+    tablet.context.close()
+
+
+MAX_TAPS = 1200
+"""A safety net: a 2-player game takes about 130 actions (about 170 taps); this many means it is stuck."""
+
+
+def version(page: Page) -> int:
+    return int(page.locator("#game").get_attribute("data-version") or -1)
+
+
+def reaches(page: Page, at: int) -> None:
+    """Wait (polling every frame, not every 100 ms: a game is ~130 of these) until ``page`` shows version ``at``."""
+    page.wait_for_function("at => document.getElementById('game').dataset.version === at", arg=str(at),
+                           timeout=15000)  # generous: the cores are shared
+
+
+def create_game(page: Page, url: str) -> str:
+    """Create the game from this phone (it becomes the host) with a complete board profile, so the
+    table is asked no printed values and only the players act; returns the game's page URL."""
+    page.goto(url + "/")
+    csrf = page.request.get(url + "/api/session").json()["csrf"]
+    body = {"game": "sabika", "players": [{"name": "Ana", "colour": "blue"}, {"name": "Ben", "colour": "red"}],
+            "seed": 21, "options": {"profile": random_profile(2, 21, BASE_PROFILE)}}
+    response = page.request.post(url + "/api/games", data=body, headers={"X-CSRF-Token": csrf})
+    assert response.status == 201, response.text()
+    return f"{url}/games/{response.json()['id']}"
+
+
+def join(page: Page, game_url: str, pin: str, name: str) -> None:
+    if pin:
+        page.goto(game_url + "/join")
+        page.get_by_label("Table PIN").fill(pin)
+        page.get_by_role("button", name="Join").click()
+        page.wait_for_url(game_url)
+    else:
+        page.goto(game_url)
+    page.get_by_role("button", name=f"I am {name}").click()
+    expect(page.locator("#who-ask")).to_be_hidden()
+
+
+def test_two_phones_play_a_whole_game(browser: Browser, live_server: LiveServer) -> None:
+    ana_context, ben_context = browser.new_context(viewport=PHONE), browser.new_context(viewport=PHONE)
+    try:
+        ana, ben = ana_context.new_page(), ben_context.new_page()
+        errors: list[str] = []
+        for phone in (ana, ben):
+            phone.on("pageerror", lambda exc: errors.append(str(exc)))
+        game_url = create_game(ana, live_server.url)
+        join(ana, game_url, "", "Ana")
+        join(ben, game_url, ana.locator("#pin").inner_text(), "Ben")
+        expect(ana.get_by_test_id("sabika-player").first).to_have_attribute("data-seat", "0")  # own board first
+        expect(ben.get_by_test_id("sabika-player").first).to_have_attribute("data-seat", "1")
+        screenshot(ana, "sabika-game-start-ana")
+        assert fits(ana) and fits(ben)
+
+        rng = random.Random(21)
+        shots = {"two-step": False}
+        taps = 0
+        while ana.locator("#game").get_attribute("data-finished") != "yes":
+            at = version(ana)
+            reaches(ben, at)  # both phones are current
+            on_ana, on_ben = (p.locator("#choices button.tg-step").count() for p in (ana, ben))
+            assert bool(on_ana) != bool(on_ben), "exactly one phone offers choices: its player's"
+            phone = ana if on_ana else ben
+            while True:  # tap along one option's path until it is sent
+                taps += 1
+                assert taps < MAX_TAPS, "the game does not end"
+                steps = phone.locator("#choices button.tg-step")
+                assert steps.count() <= 20
+                pick = steps.nth(rng.randrange(steps.count()))
+                leaf = "tg-leaf" in (pick.get_attribute("class") or "")
+                pick.click()
+                if leaf:
+                    break
+                if not shots["two-step"]:  # a long list, one step in: the group's options and Back
+                    shots["two-step"] = True
+                    assert fits(phone)
+                    screenshot(phone, "sabika-game-second-step")
+            reaches(phone, at + 1)
+            if at == 60:
+                screenshot(phone, "sabika-game-mid")
+
+        expect(ben.locator("#game")).to_have_attribute("data-finished", "yes")
+        replayed = kind.read_log(ana.request.get(game_url.replace("/games/", "/api/games/") + "/log").text(),
+                                 "export")
+        assert replayed.finished
+        expected = [str(score) for score in kind.scores(replayed)]
+        for phone in (ana, ben):
+            expect(phone.locator("#scores-title")).to_have_text("Final scores")
+            assert phone.locator("#scores td.score").all_inner_texts() == expected
+            shown = phone.get_by_test_id("sabika-score").all_inner_texts()  # each Workshop's PP, own first
+            assert sorted(shown) == sorted(f"{score} PP" for score in expected)
+            winners = " and ".join(("Ana", "Ben")[seat] for seat in kind.winners(replayed))
+            expect(phone.locator("#winner")).to_contain_text(winners)
+            assert fits(phone)
+        screenshot(ana, "sabika-game-final-ana")
+        screenshot(ben, "sabika-game-final-ben")
+        assert errors == []
+
+        tablet = browser.new_context(viewport=TABLET).new_page()  # a watcher's tablet: the boards side by side
+        tablet.goto(game_url)
+        expect(tablet.locator("#scores-title")).to_have_text("Final scores")
+        tops = {round(box["y"]) for box in (b.bounding_box() for b in tablet.get_by_test_id("sabika-player").all())
+                if box}
+        assert len(tops) == 1 and fits(tablet)
+        screenshot(tablet, "sabika-game-final-tablet")
+        tablet.context.close()
+    finally:
+        ana_context.close()
+        ben_context.close()
