@@ -12,7 +12,7 @@ from werkzeug.serving import make_server
 
 from companion import COLOURS
 from companion.i18n import Msg, claim_name
-from tests.browser.conftest import PHONE, browser, screenshot  # noqa: F401 (the session's browser fixture)
+from tests.browser.conftest import PHONE, screenshot
 from tests.web.test_i18n import untranslated
 
 pytestmark = pytest.mark.browser
@@ -20,7 +20,7 @@ FIRST_COLOUR = {"yellow": "Gelb"}[COLOURS[0]]  # as the German rulebook spells i
 
 
 @pytest.fixture
-def german_page(browser: Browser) -> Iterator[Page]:  # noqa: F811 (the fixture imported above)
+def german_page(browser: Browser) -> Iterator[Page]:
     """A phone whose browser asks for German (``Accept-Language: de-DE``)."""
     context = browser.new_context(viewport=PHONE, locale="de-DE")
     yield context.new_page()
