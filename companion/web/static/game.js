@@ -19,6 +19,7 @@
   const STALE_MS = 16000;  // three missed heartbeats (the server sends one every 5 s)
   let view = null;
   let busy = false;
+  let deleted = false;     // the game was deleted while this page followed it: nothing more to send
   let correcting = null;   // {counts, mode: "result" | "hand" | "empty"} while the counter is open
   let message = null;      // {text, near}: the last refusal, shown next to the button that was tapped
   let shownErrors = 0;
@@ -124,7 +125,7 @@
 
   // -- talking to the server ------------------------------------------------------------------
   function send(path, body, near, then) {
-    if (busy) { return; }
+    if (busy || deleted) { return; }
     busy = true;
     root.dataset.busy = "yes";  // a request is on its way (tests wait for "no")
     message = null;
@@ -639,11 +640,11 @@
     else if (view.phase === "assistants") { screenTurn(box, t("Assistants"), "assistants"); }
     else { box.innerHTML = '<h2 id="screen-title">' + esc(PHASES[view.phase] || view.phase_label || "") + "</h2>"; }
     if (!view.finished && view.tower_check && view.tower_check.needed) { towerCheck(box); }
-    if (busy) { box.querySelectorAll("button").forEach(function (b) { b.disabled = true; }); }
+    if (busy || deleted) { box.querySelectorAll("button").forEach(function (b) { b.disabled = true; }); }
     const undo = document.getElementById("undo");
     if (undo) {
       const state = undoState();
-      undo.disabled = busy;
+      undo.disabled = busy || deleted;
       undo.textContent = state.available ? t("Undo: {what}", {what: undoWhat(state)}) : t("Undo");
     }
     placeMessage(false);
@@ -706,14 +707,16 @@
   document.addEventListener("visibilitychange", function () { if (view) { keepAwake(); } });
 
   function apply(next, force) {
-    if (!view || force || next.event_id >= view.event_id) {
-      const moved = view && (next.version !== view.version || next.phase !== view.phase ||
-        Boolean(next.tower_result) !== Boolean(view.tower_result));
-      if (moved) { correcting = null; }
-      if (moved && !force) { message = null; }
-      view = next;
-      render();
+    if (view && !force && next.event_id < view.event_id) {
+      render();  // the stream already brought a newer view: redraw it (a request's answer re-enables the buttons)
+      return;
     }
+    const moved = view && (next.version !== view.version || next.phase !== view.phase ||
+      Boolean(next.tower_result) !== Boolean(view.tower_result));
+    if (moved) { correcting = null; }
+    if (moved && !force) { message = null; }
+    view = next;
+    render();
   }
 
   // A log line in the page's language: an action from the action itself, anything else as the server wrote it.
@@ -795,6 +798,7 @@
     stream.addEventListener("game", function (m) {
       heard();
       const event = JSON.parse(m.data);
+      if (event.kind === "deleted") { return; }  // the "deleted" event says it where people look
       lastEventId = Math.max(lastEventId, event.id);
       if (event.data.log !== false) { addLog(event.id, logText(event.data, event.kind), true); }
       showScoring(event);
@@ -803,10 +807,25 @@
       if (event.view) { apply(event.view); }
     });
     stream.addEventListener("tower", function (m) { heard(); onTower(JSON.parse(m.data)); });
+    stream.addEventListener("deleted", gameDeleted);
     stream.addEventListener("ping", heard);
     stream.addEventListener("error", lost);
   }
+  // Someone deleted this game from the games list: say so for good, stop following, offer the way back.
+  function gameDeleted() {
+    deleted = true;
+    root.dataset.deleted = "yes";
+    if (stream) { stream.close(); stream = null; }
+    connection(true);
+    const box = document.getElementById("turn-notice");
+    clearTimeout(noticeTimer);
+    box.innerHTML = esc(t("This game was deleted from the companion: its log is gone.")) +
+      ' <a href="/">' + esc(t("Back to the games list")) + "</a>";
+    box.hidden = false;
+    render();
+  }
   function lost() {
+    if (deleted) { return; }
     if (stream) { stream.close(); stream = null; }
     connection(false);
     clearTimeout(retryTimer);
