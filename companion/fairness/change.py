@@ -73,12 +73,14 @@ def change_alarms(
         variance = i * np.float32(p_new * (1 - p_new)) + b * np.float32(p_held * (1 - p_held))
         return residual.astype(np.float32), variance, i + b
 
-    toss_residual = np.zeros(tosses, dtype=np.float32)
-    toss_variance = np.zeros(tosses, dtype=np.float32)
-    for c in range(colours):
-        residual, variance, _ = column(c)
-        toss_residual += residual
-        toss_variance += variance
+    # the toss's totals over colours (the residual and variance are linear in the counts, so from
+    # the row sums: one pass over each grid instead of one per colour)
+    if not colours:
+        return []
+    tossed_all, held_all = (a.sum(axis=1, dtype=np.float32) for a in (tossed, held))
+    toss_residual = out.sum(axis=1, dtype=np.float32) - tossed_all * np.float32(p_new) - held_all * np.float32(p_held)
+    toss_variance = tossed_all * np.float32(p_new * (1 - p_new)) + held_all * np.float32(p_held * (1 - p_held))
+    del tossed_all, held_all
     safe_total = np.where(toss_variance > 0, toss_variance, np.float32(1.0))
     del toss_variance
     game_codes = game - int(game.min()) if tosses else game  # codes for bincount (gaps cost nothing)
@@ -100,10 +102,22 @@ def change_alarms(
     alarms = []
     for c in range(colours):
         differences, variance, signal = contrast(c)
-        safe = np.maximum(variance, np.float32(1e-12))
+        silent = variance <= 0
+        # per direction: (+-signal * difference - signal^2 / 2) / variance, in place (bounded memory)
+        gain = signal * differences
+        gain /= np.maximum(variance, np.float32(1e-12))
+        cost = signal * signal
+        cost /= np.maximum(variance, np.float32(1e-12)) * np.float32(2.0)
+        gain[silent] = 0.0
+        cost[silent] = 0.0
+        del differences, variance, signal
         for direction, sign in (("stickier", -1.0), ("looser", 1.0)):
-            steps = np.where(variance > 0, (np.float32(sign) * signal * differences - signal**2 / 2) / safe, 0.0)
-            alarm = _first_alarm(np.cumsum(steps, dtype=np.float64) / dispersion, levels)
+            steps = gain * np.float32(sign)
+            steps -= cost
+            walk = np.cumsum(steps, dtype=np.float64)
+            del steps
+            walk /= dispersion
+            alarm = _first_alarm(walk, levels)
             if alarm is not None:
                 alarms.append(ChangeAlarm(COLOURS[c], direction, *alarm))
     return sorted(alarms, key=lambda a: a.alarm_toss)
@@ -111,8 +125,12 @@ def change_alarms(
 
 def _first_alarm(walk: npt.NDArray[np.float64], levels: npt.NDArray[np.float64]) -> tuple[int, int, float] | None:
     """(alarm toss, start toss, statistic) of the first crossing of the CUSUM of ``walk``, 1-based."""
-    lowest = np.minimum.accumulate(np.minimum(walk, 0.0))
-    above = np.flatnonzero(walk - lowest > levels)
+    lowest = np.minimum(walk, 0.0)
+    np.minimum.accumulate(lowest, out=lowest)
+    excess = walk - lowest
+    excess -= levels
+    above = np.flatnonzero(excess > 0)
+    del excess
     if above.size == 0:
         return None
     alarm = int(above[0])

@@ -109,12 +109,14 @@ def run_report(args: argparse.Namespace) -> int:
     data = narrow(data, layer=args.layer, game=args.game, session=args.session)
     scope = {"tower": args.tower, "since": args.since_text, "layer": args.layer, "game": args.game,
              "session": args.session}
-    text = render(build_report(data, scope), args.format)
+    report = build_report(data, scope)
+    text = render(report, args.format)
     if args.output is None:
         sys.stdout.write(text)
     else:
         args.output.write_text(text, encoding="utf-8")
         print(f"wrote {args.format} report of {data.n_tosses} tosses to {args.output}")
+        print(report.headline)
     return 0
 
 

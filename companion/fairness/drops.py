@@ -8,6 +8,7 @@ the burst length (first to last drop of one toss, and how many pieces it carried
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -39,7 +40,7 @@ class DropStats:
     histogram_counts: list[int]
 
 
-def distribution(values: npt.NDArray[np.float64]) -> Distribution:
+def distribution(values: npt.NDArray[np.floating[Any]]) -> Distribution:
     """Summarise ``values``; an empty sample gives None for every statistic."""
     names = [f"p{int(q * 100)}" for q in QUANTILES]
     if values.size == 0:
@@ -50,11 +51,11 @@ def distribution(values: npt.NDArray[np.float64]) -> Distribution:
     summary: dict[str, float | None] = {
         name: round(float(value), 2) for name, value in zip(names, points, strict=True)
     }
-    return Distribution(int(values.size), float(values.mean()), summary)
+    return Distribution(int(values.size), float(values.mean(dtype=np.float64)), summary)
 
 
 def histogram(
-    values: npt.NDArray[np.float64], block: int = 1 << 20
+    values: npt.NDArray[np.floating[Any]], block: int = 1 << 20
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """``numpy.histogram(values, HISTOGRAM_BINS)`` (same edges, same counts) a block at a time, so
     eight million drop times never need eight million temporaries at once."""
@@ -66,7 +67,7 @@ def histogram(
     return edges, counts
 
 
-def drop_stats(offsets: npt.NDArray[np.int64], times_ms: npt.NDArray[np.float64]) -> DropStats:
+def drop_stats(offsets: npt.NDArray[np.int64], times_ms: npt.NDArray[np.floating[Any]]) -> DropStats:
     """Drop statistics from per-toss ``offsets`` into the flat ``times_ms`` (see ``load.drop_times``)."""
     counts = np.diff(offsets)
     some = counts > 0

@@ -4,7 +4,9 @@ The statistics need, per toss and colour, the pieces held before, tossed in and 
 drop times and the toss's context (layer, game, session). ``iter_tosses`` builds a ``TossRecord`` per
 row (about 30 us each), which alone would spend the report's time budget; this module reads the
 same columns in pages of ``PAGE_ROWS`` rows (keyset paging on the row id, so a million-toss log never
-sits in memory as Python rows) and parses each page column-wise into compact arrays.
+sits in memory as Python rows) and parses each page column-wise into compact arrays. SQLite takes
+about as long to hand over a page as Python takes to parse it, and it does so without holding
+Python's interpreter lock, so the next page is fetched in a helper thread while this one is parsed.
 
 Every map ``save_toss`` writes is ``json.dumps`` of all 12 colours in canonical order, so a column
 of maps is a run of identical "skeletons" with only the digits differing. The fast path checks that
@@ -23,7 +25,8 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,16 +41,25 @@ from companion.tower.record import toss_filter
 
 IntGrid = Counts
 FloatArray = npt.NDArray[np.float64]
+#: Drop times: the loader keeps them in single precision (about 7 significant digits: 0.001 ms up to
+#: 10 s, and they are recorded to 0.1 ms), 32 MB instead of 64 MB per 8 million drops.
+DropTimes = npt.NDArray[np.floating[Any]]
+#: Season, round and the beam's and camera's counts: small whole numbers or NaN, exact in single
+#: precision, which the loader uses (16 MB less per million tosses).
+SmallNumbers = npt.NDArray[np.floating[Any]]
 #: Counts are kept as 16-bit integers (a million tosses' three grids take 72 MB, not 288 MB); a
 #: stored count above this is set aside as unreadable.
 MAX_COUNT = 1000
 
-#: Rows read per query: bounds the Python objects alive at once (a page is a few tens of MB).
-PAGE_ROWS = 20_000
+#: Rows read per query: bounds the Python objects alive at once (two pages of about 2.5 MB of text
+#: each: the one being parsed and the one being fetched).
+PAGE_ROWS = 2_500
 _DIGITS = b"0123456789"
 _CANONICAL = json.dumps(dict.fromkeys(COLOURS, 0)).encode()
 _SKELETON = _CANONICAL.translate(None, _DIGITS)
 _NOT_NUMBERS = bytes(sorted(set(_CANONICAL) - set(_DIGITS + b",")))
+#: Drop lists joined by newlines: each newline becomes the comma between two lists' numbers.
+_DROP_LISTS = bytes.maketrans(b"\n", b",")
 
 
 class TossLogError(KeshiError, ValueError):
@@ -77,16 +89,16 @@ class TossData:
     layer: npt.NDArray[np.str_]
     game_id: npt.NDArray[np.object_]
     session_id: npt.NDArray[np.object_]
-    season: FloatArray
-    round: FloatArray
+    season: SmallNumbers
+    round: SmallNumbers
     started_at: FloatArray
     pieces_in: IntGrid
     pieces_out: IntGrid
     held_before: IntGrid
     drop_offsets: npt.NDArray[np.int64]
-    drop_times_ms: FloatArray
-    beam_count: FloatArray
-    camera_count: FloatArray
+    drop_times_ms: DropTimes
+    beam_count: SmallNumbers
+    camera_count: SmallNumbers
     corrected: npt.NDArray[np.bool_]
     flagged: npt.NDArray[np.bool_]
     set_aside: tuple[SetAside, ...] = field(default=())
@@ -155,7 +167,7 @@ _PAGE_QUERY = (
     " group_concat(COALESCE(season, 'nan')), group_concat(COALESCE(round, 'nan')),"
     " group_concat(quote(started_at)), group_concat(COALESCE(beam_count, 'nan')),"
     " group_concat(COALESCE(camera_count, 'nan')), group_concat(correction IS NOT NULL, ''),"
-    " group_concat(flagged != 0, '')"
+    " group_concat(flagged != 0, ''), max(id)"
     " FROM (SELECT * FROM tosses{where} ORDER BY id LIMIT ?)"
 )
 _ARRAY_FIELDS = (
@@ -180,22 +192,37 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
     result = _Filling(int(store.query("SELECT count(*) FROM tosses" + where, params)[0][0]))
     where += " AND id > ?"
     ids: dict[object, object] = {}  # one string object per game/session id, shared by its tosses
-    last = 0
-    while True:
-        joined = store.query(_PAGE_QUERY.format(where=where), [*params, last, PAGE_ROWS])[0]
-        count = int(joined[0])
-        if count == 0:
-            break
+    for after, joined in _joined_pages(store, where, params):
         page = _parse_joined(joined, ids)
         row_ids = np.array(str(joined[1]).split(","), dtype=np.int64)
         if page is None or not (np.diff(row_ids) > 0).all():  # anything unusual: row by row
-            rows = store.query(_ROW_QUERY + where + " ORDER BY id LIMIT ?", [*params, last, PAGE_ROWS])
+            rows = store.query(_ROW_QUERY + where + " ORDER BY id LIMIT ?", [*params, after, PAGE_ROWS])
             page = _parse_page(rows, ids)
         result.add(page)
-        last = int(row_ids.max())
-        if count < PAGE_ROWS:
-            break
     return result.finish()
+
+
+def _joined_pages(store: Store, where: str, params: Sequence[object]) -> Iterator[tuple[int, Sequence[object]]]:
+    """Each page of the selection as (the row id it starts after, its joined texts), in order; the
+    next page is fetched in a helper thread while the caller works on this one (SQLite releases the
+    interpreter lock while it runs, so reading and parsing overlap on two cores)."""
+    def fetch(after: int) -> Sequence[object]:
+        return tuple(store.query(_PAGE_QUERY.format(where=where), [*params, after, PAGE_ROWS])[0])
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="fairness-read") as reader:
+        after = 0
+        pending = reader.submit(fetch, after)
+        while True:
+            joined = pending.result()
+            count = int(str(joined[0]))
+            if count == 0:
+                return
+            if count == PAGE_ROWS:  # more may follow: fetch them while this page is parsed
+                pending = reader.submit(fetch, int(str(joined[-1])))
+            yield after, joined
+            if count < PAGE_ROWS:
+                return
+            after = int(str(joined[-1]))
 
 
 class _Filling:
@@ -208,12 +235,13 @@ class _Filling:
             "layer": np.empty(total, dtype="<U2"), "game_id": np.empty(total, dtype=object),
             "session_id": np.empty(total, dtype=object), "corrected": np.zeros(total, dtype=bool),
             "flagged": np.zeros(total, dtype=bool),
-            **{name: np.empty(total) for name in ("season", "round", "started_at", "beam_count", "camera_count")},
+            "started_at": np.empty(total),
+            **{name: np.empty(total, dtype=np.float32) for name in ("season", "round", "beam_count", "camera_count")},
             **{name: np.zeros((total, colours), dtype=np.int16) for name in ("pieces_in", "pieces_out", "held_before")},
         }
         self.total = total
         self.drop_counts = np.zeros(total, dtype=np.int64)
-        self.drop_times = np.empty(0)
+        self.drop_times: npt.NDArray[np.float32] = np.empty(0, dtype=np.float32)
         self.drops_used = 0
         self.set_aside: list[SetAside] = []
 
@@ -230,7 +258,7 @@ class _Filling:
             # spare; a later page beyond that grows it by a quarter at least (a few copies at most)
             per_toss = page.drop_times_ms.shape[0] / max(page.n_tosses, 1)
             room = int(1.03 * per_toss * self.total) + 1 if self.drops_used == 0 else int(1.25 * drops_end)
-            grown = np.empty(max(room, drops_end))
+            grown = np.empty(max(room, drops_end), dtype=np.float32)
             grown[: self.drops_used] = self.drop_times[: self.drops_used]
             self.drop_times = grown
         self.drop_times[self.drops_used:drops_end] = page.drop_times_ms
@@ -342,13 +370,33 @@ def _joined_ids(text: str, nulls: str, count: int, ids: dict[object, object]) ->
 
 
 def _fast_drop_times(text: str, count: int) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
-    """Newline-joined drop lists as (offsets, times); None if any list is not plain numbers."""
-    lists = text.split("\n")
-    if len(lists) != count:
+    """Newline-joined drop lists as (offsets, times); None if any list is not plain numbers.
+
+    Whole-page work in numpy, no Python step per toss: a list's drops are its commas plus one (none
+    for ``[]``); the brackets go, the newlines become commas, and every number is read at once.
+    """
+    raw = text.encode()
+    codes = np.frombuffer(raw, dtype=np.uint8)
+    breaks = np.flatnonzero(codes == ord("\n"))
+    if breaks.shape[0] != count - 1 or not raw:
         return None
-    problems: dict[int, str] = {}
-    result = _lenient_drop_times(lists, problems)
-    return None if problems else result
+    starts = np.concatenate(([0], breaks + 1))
+    ends = np.concatenate((breaks, [len(raw)])) - 1
+    if (ends < starts).any() or (codes[starts] != ord("[")).any() or (codes[ends] != ord("]")).any():
+        return None
+    line_of_comma = np.searchsorted(breaks, np.flatnonzero(codes == ord(",")))
+    counts = np.bincount(line_of_comma, minlength=count) + (ends - starts > 1)
+    # every list begins after a newline once one is put in front; empty ones go whole
+    body = (b"\n" + raw).replace(b"\n[]", b"").translate(_DROP_LISTS, b"[]")[1:]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # numpy warns when the text stops early
+        try:
+            flat = np.fromstring(body.decode(), sep=",", dtype=np.float64) if body else np.zeros(0)
+        except ValueError:
+            return None
+    if flat.shape[0] != int(counts.sum()) or not np.isfinite(flat).all():
+        return None
+    return np.concatenate(([0], np.cumsum(counts))).astype(np.int64), flat
 
 
 def _parse_page(rows: Sequence[Sequence[object]], ids: dict[object, object]) -> TossData:

@@ -24,6 +24,7 @@ import jinja2
 from companion import COLOURS, __version__
 from companion.errors import KeshiError
 from companion.fairness.report import FairnessReport
+from companion.fairness.verdict import TOPICS, format_percent
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 REPORT_TEMPLATE = "fairness/report.html"
@@ -111,7 +112,10 @@ def html_context(report: FairnessReport) -> dict[str, Any]:
         "generated": datetime.fromtimestamp(report.generated_at, UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "when": lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M"),
         "pvalue": format_p,
+        "percent": format_percent,
+        "stage_words": TOPICS,
     }
+
 
 
 def format_p(p: float | None) -> str:

@@ -7,9 +7,12 @@ it adds the all-exposure release rate per colour (what a table means by "how oft
 drop timing, beam-versus-camera agreement, per-game and per-session summaries, the tower's
 contents over the latest game, and B1 versus B2 when both were played.
 
-The verdict is one of ``VERDICTS``. It reads "not enough data yet" until, in some layer, the power
-analysis says a colour 10 points stickier would be caught with 80 % power; colours may be flagged
-before that (the flag's false-alarm rate holds at any sample size) and the detail says so.
+The verdict is one of ``VERDICTS`` (``verdict``): "colour bias detected" as soon as a colour is
+flagged (the flag's false-alarm rate holds at any sample size); otherwise each of the two questions
+— how often tossed-in keshis stay inside, how often keshis already inside stay stuck — gets its own
+answer ("no colour bias detected" once a colour 10 points off would be caught with 80 % power, or
+"not enough data yet" with about how many more tosses), and the overall verdict says "no colour
+bias detected" when both are answered. ``headline`` is that in player words.
 """
 
 from __future__ import annotations
@@ -22,24 +25,21 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import COLOURS
-from companion.fairness.change import ALPHA_CHANGE, ChangeAlarm, describe
+from companion.fairness.change import ChangeAlarm
 from companion.fairness.colour_tests import ColourTests, RateEstimate, first_pass_counts, robust_tests
 from companion.fairness.drops import DropStats, drop_stats
 from companion.fairness.layer_comparison import LayerComparison, compare_layers
 from companion.fairness.load import SetAside, TossData, narrow
 from companion.fairness.monitor import monitor_layer
 from companion.fairness.release_rates import IdCodes, clusters, id_codes, release_rates
-from companion.fairness.sequential import ALPHA_TESTS, FIRST_LOOK, TARGET_BIAS, SequentialPower, SequentialTests
+from companion.fairness.sequential import SequentialPower, SequentialTests
 from companion.fairness.two_rate import Cells, RateFit, TwoRateFit, cells_by_colour, log_likelihood
+from companion.fairness.verdict import BIAS, NO_BIAS, NOT_ENOUGH, VERDICTS, StageVerdict, verdict
 from companion.tower.model import LAYER_DEFAULTS
 
-KIND_WORDS = {"p_new": "new pieces", "p_held": "held pieces", "both": "both"}
-NOT_ENOUGH = "not enough data yet"
-NO_BIAS = "no colour bias detected"
-BIAS = "colour bias detected"
-VERDICTS = (NOT_ENOUGH, NO_BIAS, BIAS)
 #: The filters a report can be narrowed by (CLI options, dashboard query parameters).
 SCOPE_KEYS = ("tower", "since", "layer", "game", "session")
+__all__ = ["BIAS", "NO_BIAS", "NOT_ENOUGH", "SCOPE_KEYS", "VERDICTS", "FairnessReport", "build_report"]
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,11 @@ class FairnessReport:
     scope: dict[str, str | None]
     tosses: int
     verdict: str
+    #: The verdict in one or two sentences people read: the flag, or each question's answer.
+    headline: str
     detail: str
+    #: Per question (``sequential.STAGES``: new pieces, held pieces), its own answer.
+    stages: dict[str, StageVerdict]
     colours: dict[str, ColourSummary]
     layers: dict[str, LayerReport]
     drops: DropStats
@@ -139,7 +143,9 @@ class FairnessReport:
             "scope": self.scope,
             "tosses": self.tosses,
             "verdict": self.verdict,
+            "headline": self.headline,
             "detail": self.detail,
+            "stages": {name: asdict(stage) for name, stage in self.stages.items()},
             "colours": colours,
             "layers": {name: _layer_dict(layer) for name, layer in self.layers.items()},
             "drops": asdict(self.drops),
@@ -220,7 +226,8 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
             flagged_in=flagged_in,
             direction=directions.pop() if len(directions) == 1 else None,
         )
-    verdict, detail = _verdict(data.n_tosses, layers)
+    decided = verdict(data.n_tosses, layers)
+    detail = decided.detail
     if data.set_aside:
         count = len(data.set_aside)
         detail += (f" {count} stored toss{'es' if count > 1 else ''} could not be reconciled and "
@@ -229,8 +236,10 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
         generated_at=time.time(),
         scope=scope or dict.fromkeys(SCOPE_KEYS),
         tosses=data.n_tosses,
-        verdict=verdict,
+        verdict=decided.verdict,
+        headline=decided.headline,
         detail=detail,
+        stages=decided.stages,
         colours=colours,
         layers=layers,
         drops=drop_stats(data.drop_offsets, data.drop_times_ms),
@@ -280,46 +289,6 @@ def _fit(cells: Cells, rates: tuple[RateFit, RateFit]) -> TwoRateFit:
     return TwoRateFit(p_new, p_held, int(cells.weight.sum()), value)
 
 
-def _verdict(tosses: int, layers: dict[str, LayerReport]) -> tuple[str, str]:
-    if tosses == 0:
-        return NOT_ENOUGH, "No tosses recorded yet."
-    findings = []
-    for name, layer in layers.items():
-        for colour, look_tosses in layer.sequential.flagged_at.items():
-            score = layer.sequential.flag(colour)
-            what = f"{score.direction} in {score.rates}" if score and score.direction else "differs"
-            findings.append(f"{colour} ({what}, {name}, at the look after {look_tosses} tosses)")
-        findings += [f"{describe(alarm)} on {name}" for alarm in layer.changes]
-    if findings:
-        return BIAS, (
-            f"Release depends on colour: {'; '.join(findings)}. A fair tower raises such a flag in at most "
-            f"{(ALPHA_TESTS + ALPHA_CHANGE) * 100:.0f} % of logs, however often the report is read."
-        )
-    powered = [name for name, layer in layers.items() if layer.power.enough]
-    bias = f"a colour {TARGET_BIAS * 100:.0f} points stickier (in new pieces, held pieces or both)"
-    if powered:
-        return NO_BIAS, (
-            f"No colour differs; {bias} would have been caught with at least 80 % probability on "
-            f"{', '.join(powered)}."
-        )
-    return NOT_ENOUGH, " ".join(_power_sentence(name, layer.power, bias) for name, layer in layers.items())
-
-
-def _power_sentence(name: str, p: SequentialPower, bias: str) -> str:
-    """How likely the layer's latest look was to catch ``bias``, and how many more tosses until a look
-    where that chance reaches the target (with the chance expected there), in one sentence."""
-    weakest = min(p.power_by_kind, key=lambda kind: p.power_by_kind[kind])
-    now = (f"{p.power_now:.0%} chance at the latest check ({p.latest_look:,} tosses)" if p.latest_look
-           else f"{p.power_now:.0%} chance so far (the first check is at {FIRST_LOOK:,} tosses)")
-    if p.promised_tosses is None or p.power_at_promise is None:
-        more = "many more tosses needed"
-    else:
-        more = (f"about {p.tosses_needed:,} more tosses to the check at {p.promised_tosses:,}, where the chance "
-                f"should be about {p.power_at_promise:.0%}")
-    return (f"{name}: {now} to catch {bias} (weakest: {KIND_WORDS[weakest]}; needs {p.target_power:.0%}); "
-            f"{more}.")
-
-
 def _count_check(data: TossData) -> CountCheck:
     both = ~np.isnan(data.beam_count) & ~np.isnan(data.camera_count)
     return CountCheck(
@@ -343,9 +312,10 @@ def _groups(data: TossData, ids: npt.NDArray[np.object_], codes: IdCodes) -> lis
     first_row[index[::-1]] = np.flatnonzero(known)[::-1]  # each id's first toss, for its name
     for g in range(n):
         keys[g] = str(ids[first_row[g]])
-    tossed = np.bincount(index, weights=data.pieces_in[known].sum(axis=1), minlength=n)
-    exposed = np.bincount(index, weights=(data.pieces_in + data.held_before)[known].sum(axis=1), minlength=n)
-    released = np.bincount(index, weights=data.pieces_out[known].sum(axis=1), minlength=n)
+    # row sums first, then the tosses with an id (no copy of the (tosses, 12) grids)
+    tossed = np.bincount(index, weights=data.pieces_in.sum(axis=1)[known], minlength=n)
+    exposed = tossed + np.bincount(index, weights=data.held_before.sum(axis=1)[known], minlength=n)
+    released = np.bincount(index, weights=data.pieces_out.sum(axis=1)[known], minlength=n)
     count = np.bincount(index, minlength=n)
     times = data.started_at[known]
     first = np.full(n, np.inf)

@@ -35,11 +35,19 @@ tosses, so the power at a later look is the non-central F's tail at that look's 
 power reported is the mean over colours (a bias may hide in any of them) for the *weakest* of the
 three kinds of bias — ``p_new`` only, ``p_held`` only, both — and the toss count promised is the
 first look at which it reaches 80 %.
+
+**Stages.** The kinds answer two questions a table asks, which the data settle at very different
+lengths (``STAGES``): how often a tossed-in keshi stays inside (a bias in ``p_new``, or in both
+rates, which moves ``p_new`` too and is the easiest to see), and how often a keshi already inside
+stays stuck (``p_held`` only: few pieces are held, so it is learnt several times more slowly). Each
+stage has its own power (the weakest of its kinds) and its own promised look, so the report can say
+"no colour bias detected" for the first question long before the second is answered.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,6 +65,8 @@ LOOK_RATIO = 1.5
 TARGET_BIAS = 0.10
 TARGET_POWER = 0.80
 BIAS_KINDS = ("p_new", "p_held", "both")
+#: The two questions, in the order the data answer them, and the kinds of bias each must catch.
+STAGES: dict[str, tuple[str, ...]] = {"new_pieces": ("p_new", "both"), "held_pieces": ("p_held",)}
 #: The pooled fit contains the tested colour: one stray colour of 12 sits 11/12 of its bias away.
 SHARE_OUTSIDE = (len(COLOURS) - 1) / len(COLOURS)
 #: Looks considered when promising a toss count (240 * 1.5**30 is far beyond any table).
@@ -108,8 +118,28 @@ class Look:
 
 
 @dataclass(frozen=True)
+class StagePower:
+    """One stage's power: the weakest of its ``kinds`` at the latest look, and the first look where
+    it reaches the target (``promised_tosses``; None if no look within ``MAX_LOOKS`` does)."""
+
+    kinds: tuple[str, ...]
+    power_now: float
+    enough: bool
+    promised_tosses: int | None
+    tosses_needed: int | None
+    #: The power (weakest of ``kinds``) at each look from the latest reached up to the promised one.
+    power_by_look: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def power_at_promise(self) -> float | None:
+        """The power expected at the promised look (None without a promise)."""
+        return None if self.promised_tosses is None else self.power_by_look[self.promised_tosses]
+
+
+@dataclass(frozen=True)
 class SequentialPower:
-    """How likely a colour 10 points off is caught, now and at the looks ahead."""
+    """How likely a colour 10 points off is caught, now and at the looks ahead (all kinds together,
+    and per stage in ``stages``)."""
 
     target_bias: float
     target_power: float
@@ -122,6 +152,8 @@ class SequentialPower:
     latest_look: int | None = None
     #: The power (weakest kind) at each look from the latest reached up to the promised one.
     power_by_look: dict[int, float] = field(default_factory=dict)
+    #: Per stage (``STAGES``), its own power now and promise.
+    stages: dict[str, StagePower] = field(default_factory=dict)
 
     @property
     def power_at_promise(self) -> float | None:
@@ -169,26 +201,34 @@ def prepare(
     held: Counts, tossed: Counts, out: Counts,
     game: npt.NDArray[np.int64],
 ) -> _Prepared:
-    """Sum the log per (game, look segment) and colour (one pass over the tosses)."""
+    """Sum the log per (game, look segment) and colour (one pass over the tosses).
+
+    The tosses are put in (game, segment) order once, so each sum is a run-wise ``add.reduceat``;
+    the products of counts are formed in 32-bit integers (a count is at most ``load.MAX_COUNT``, so
+    even a cube fits) and summed in 64 bits.
+    """
     n = int(held.shape[0])
     looks = np.array(look_points(n), dtype=np.int64)
     segment = np.searchsorted(looks, np.arange(n), side="right")
     game_code = game if n == 0 or int(game.min()) >= 0 else np.unique(game, return_inverse=True)[1]
     key = game_code.astype(np.int64) * (looks.shape[0] + 1) + segment
     del segment
-    rows, row_of_toss = np.unique(key, return_inverse=True)
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    starts = np.concatenate(([0], np.flatnonzero(key[1:] != key[:-1]) + 1)) if n else np.zeros(0, dtype=np.int64)
+    rows = key[starts]
     del key
     colours = held.shape[1] if held.ndim == 2 else 0
     products = np.zeros((rows.shape[0], colours, 9))
-    for c in range(colours):
-        i, b, o = (a[:, c].astype(np.float64) for a in (tossed, held, out))
+    for c in range(colours if n else 0):
+        i, b, o = (a[order, c].astype(np.int32) for a in (tossed, held, out))
         ii, ib, bb = i * i, i * b, b * b
         # i o, b o, i i, i b, b b, i^3, i^2 b, i b^2, b^3: by multiplication (pow is several times
-        # slower), each factor pair formed only as bincount takes it (bounded memory)
+        # slower), each factor pair formed only as it is summed (bounded memory)
         for k, (left, right) in enumerate(((i, o), (b, o), (ii, None), (ib, None), (bb, None),
                                            (ii, i), (ii, b), (ib, b), (bb, b))):
             weights = left if right is None else left * right
-            products[:, c, k] = np.bincount(row_of_toss, weights=weights, minlength=rows.shape[0])
+            products[:, c, k] = np.add.reduceat(weights, starts, dtype=np.int64)
     return _Prepared(n, rows // (looks.shape[0] + 1), rows % (looks.shape[0] + 1), products)
 
 
@@ -452,7 +492,9 @@ def sequential_power(
     sums = _GameSums.of(prepared)
     pooled = _pooled(sums) if tosses else None
     if pooled is None:
-        return SequentialPower(TARGET_BIAS, TARGET_POWER, 0.0, dict.fromkeys(BIAS_KINDS, 0.0), False, None, None)
+        unknown = {name: StagePower(kinds, 0.0, False, None, None) for name, kinds in STAGES.items()}
+        return SequentialPower(TARGET_BIAS, TARGET_POWER, 0.0, dict.fromkeys(BIAS_KINDS, 0.0), False, None, None,
+                               stages=unknown)
     scores = colour_scores(sums, *pooled)
     shifts = _shifts(*pooled)
     # the inverse of a variance estimated from G games overshoots by (G - 1) / (G - 4) on average
@@ -483,19 +525,38 @@ def sequential_power(
         return float(np.mean(values))
 
     reached = len(look_points(tosses))
-    by_kind = {kind: power_at(reached - 1, kind) if reached else 0.0 for kind in BIAS_KINDS}
-    power_now = min(by_kind.values())
-    enough = power_now >= TARGET_POWER
+    first = max(reached - 1, 0)
+    by_look_kind: dict[int, dict[str, float]] = {}
+
+    def weakest(look: int, kinds: tuple[str, ...]) -> float:
+        if look not in by_look_kind:
+            by_look_kind[look] = {kind: power_at(look, kind) for kind in BIAS_KINDS}
+        return min(by_look_kind[look][kind] for kind in kinds)
+
+    by_kind = {kind: weakest(reached - 1, (kind,)) if reached else 0.0 for kind in BIAS_KINDS}
+    stages = {name: _stage_power(kinds, first, tosses, weakest, by_kind) for name, kinds in STAGES.items()}
+    overall = _stage_power(BIAS_KINDS, first, tosses, weakest, by_kind)
+    latest = look_at(reached - 1) if reached else None
+    return SequentialPower(TARGET_BIAS, TARGET_POWER, overall.power_now, by_kind, overall.enough,
+                           overall.promised_tosses, overall.tosses_needed, latest, overall.power_by_look, stages)
+
+
+def _stage_power(
+    kinds: tuple[str, ...], first: int, tosses: int,
+    weakest: Callable[[int, tuple[str, ...]], float], by_kind: dict[str, float],
+) -> StagePower:
+    """The power of ``kinds`` together (their weakest) now, and the first look from ``first`` on where
+    it reaches the target (``weakest(look, kinds)``: that power at look ``look``)."""
+    power_now = min(by_kind[kind] for kind in kinds)
     promised = None
     by_look: dict[int, float] = {}
-    for look in range(max(reached - 1, 0), MAX_LOOKS):
-        by_look[look_at(look)] = min(power_at(look, kind) for kind in BIAS_KINDS)
+    for look in range(first, MAX_LOOKS):
+        by_look[look_at(look)] = weakest(look, kinds)
         if by_look[look_at(look)] >= TARGET_POWER:
             promised = look_at(look)
             break
     needed = None if promised is None else max(promised - tosses, 0)
-    latest = look_at(reached - 1) if reached else None
-    return SequentialPower(TARGET_BIAS, TARGET_POWER, power_now, by_kind, enough, promised, needed, latest, by_look)
+    return StagePower(kinds, power_now, power_now >= TARGET_POWER, promised, needed, by_look)
 
 
 def _shifts(p_new: float, p_held: float) -> dict[str, npt.NDArray[np.float64]]:

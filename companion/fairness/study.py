@@ -5,14 +5,16 @@ figures in docs/fairness.md come from it). Every session is played by ``study_to
 3-4 players, colours from behind the screens) and judged by ``monitor.monitor_layer``, the same
 function the report uses. It measures:
 
-1. **Promise**: from a fair 10-game pilot, the toss count the report promises (``L``).
+1. **Promise**: from a fair 10-game pilot, the toss count the report promises for each stage of the
+   verdict (``L1``: tossed-in keshis, ``L2``: keshis already inside; ``L``, the later, is ``L2``).
 2. **False alarms** on fair towers (independent pieces; pieces that move together in 30 % of tosses;
    a tower whose new pieces stick 3 points more per piece held) over sessions of ``3 L`` tosses: the
    share of sessions in which any colour is ever flagged by a test or the change monitor. Flags
    never disappear and the tests only change at fixed looks, so this is the false-alarm rate of a
    table that reads the report after every game.
-3. **Power** at ``L`` for one colour (random per session) 10 points stickier in ``p_new``, in
-   ``p_held``, and in both: the share of sessions in which that colour is flagged by toss ``L``.
+3. **Power** at each stage's own promised length for one colour (random per session) 10 points
+   stickier in ``p_new`` and in both (at ``L1``: the first stage's "no colour bias detected" rests on
+   them) and in ``p_held`` (at ``L2``): the share of sessions in which that colour is flagged by then.
 4. **Dent**: that colour 10 points stickier in both rates from toss 312 on: the share of sessions in
    which it is flagged by toss 612 (within 300 tosses), and how far the estimated start is off.
 5. **Coverage** of the pooled fit's 95 % intervals (cluster-robust) for ``p_new`` and ``p_held``.
@@ -39,10 +41,11 @@ FAIR_TOWERS = {
     "pieces move together (30 %)": StudyTower(cohesion=0.3),
     "load-dependent tower": StudyTower(load_effect=0.03),
 }
+#: Each kind of bias, with the stage whose promised length it is judged at (``sequential.STAGES``).
 BIASES = {
-    "p_new 10 points lower": StudyTower(new_shift=-0.10),
-    "p_held 10 points lower": StudyTower(held_shift=-0.10),
-    "both 10 points lower": StudyTower(new_shift=-0.10, held_shift=-0.10),
+    "p_new 10 points lower": (StudyTower(new_shift=-0.10), "new_pieces"),
+    "p_held 10 points lower": (StudyTower(held_shift=-0.10), "held_pieces"),
+    "both 10 points lower": (StudyTower(new_shift=-0.10, held_shift=-0.10), "new_pieces"),
 }
 
 
@@ -72,13 +75,14 @@ def sessions_of(
     return [Judged(judge(grids, s, upto), int(colours[s])) for s in range(sessions)]
 
 
-def promised_length(rng: np.random.Generator) -> int:
-    """What the report promises after a fair pilot of ``PILOT_TOSSES`` tosses."""
+def promised_lengths(rng: np.random.Generator) -> dict[str, int]:
+    """What the report promises, per stage, after a fair pilot of ``PILOT_TOSSES`` tosses."""
     grids = play(StudyTower(), 1, PILOT_TOSSES, rng)
-    power = judge(grids, 0).tests.power
-    if power.promised_tosses is None:
-        raise SystemExit("the pilot promised no toss count")
-    return power.promised_tosses
+    stages = judge(grids, 0).tests.power.stages
+    promised = {name: stage.promised_tosses for name, stage in stages.items()}
+    if None in promised.values():
+        raise SystemExit(f"the pilot promised no toss count for a stage: {promised}")
+    return {name: int(tosses or 0) for name, tosses in promised.items()}
 
 
 def share(values: list[bool]) -> str:
@@ -100,8 +104,10 @@ def run(sessions: int, seed: int, report: Callable[[str], None] = print) -> None
     """Run every part of the study and print its figures."""
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
-    length = promised_length(rng)
-    report(f"promised length after a {PILOT_TOSSES}-toss fair pilot: L = {length} tosses")
+    lengths = promised_lengths(rng)
+    length = max(lengths.values())
+    report(f"promised lengths after a {PILOT_TOSSES}-toss fair pilot: tossed-in keshis L1 = "
+           f"{lengths['new_pieces']}, keshis already inside L2 = {lengths['held_pieces']} tosses (L = {length})")
     for name, tower in FAIR_TOWERS.items():
         judged = sessions_of(tower, sessions, 3 * length, rng, shifted=False)
         alarms = [bool(j.monitor.flagged) for j in judged]
@@ -113,9 +119,11 @@ def run(sessions: int, seed: int, report: Callable[[str], None] = print) -> None
             for k, (rate, truth) in enumerate((("p_new", tower.p_new), ("p_held", tower.p_held))):
                 inside = [j.monitor.pooled[k].interval[0] <= truth <= j.monitor.pooled[k].interval[1] for j in judged]
                 report(f"  coverage of the pooled {rate} 95 % interval ({name}, 3 L tosses): {share(inside)}")
-    for name, tower in BIASES.items():
-        judged = sessions_of(tower, sessions, length, rng, shifted=True)
-        report(f"power at L, {name}: {share([caught(j, length) for j in judged])}")
+    for name, (tower, stage) in BIASES.items():
+        at = lengths[stage]
+        judged = sessions_of(tower, sessions, at, rng, shifted=True)
+        report(f"power at {'L1' if stage == 'new_pieces' else 'L2'} = {at}, {name}: "
+               f"{share([caught(j, at) for j in judged])}")
     dent = StudyTower(new_shift=-0.10, held_shift=-0.10, shift_from=DENT_AT)
     horizon = DENT_AT + DENT_WINDOW
     judged = sessions_of(dent, sessions, horizon, rng, shifted=True)

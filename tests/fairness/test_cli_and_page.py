@@ -44,6 +44,7 @@ def test_report_formats_and_scopes(tmp_path: Path, capsys: pytest.CaptureFixture
     target = tmp_path / "report.html"
     status, out, _ = run(capsys, "tower", "report", "--instance", instance, "--format", "html", "-o", str(target))
     assert status == 0 and "wrote html report of 20 tosses" in out
+    assert "\nTossed-in keshis staying inside: not enough data yet — " in out  # the verdict, in player words
     assert target.read_text().count("data:image/png;base64,") == 3
     _, out, _ = run(capsys, "tower", "report", "--instance", instance, "--layer", "B1")
     assert json.loads(out)["tosses"] == 0

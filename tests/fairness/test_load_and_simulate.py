@@ -61,8 +61,15 @@ def test_loader_reads_back_what_iter_tosses_reads(store: Store) -> None:
     assert (data.held_before == grid(records, "contents_before")).all()
     for index, record in enumerate(records):
         drops = data.drop_times_ms[data.drop_offsets[index]:data.drop_offsets[index + 1]]
-        assert drops.tolist() == record.drop_times_ms
+        # kept in single precision: exactly the recorded times rounded to float32 (0.001 ms at 10 s)
+        assert drops.tolist() == single(record.drop_times_ms)
+        assert np.allclose(drops, record.drop_times_ms, rtol=0, atol=1e-3)
     assert list(data.game_id) == [r.game_id for r in records]
+
+
+def single(times: list[float]) -> list[float]:
+    """Drop times as the loader keeps them (single precision)."""
+    return np.array(times, dtype=np.float32).tolist()
 
 
 def test_loader_reads_every_drop_when_later_pages_drop_more_than_the_first(
@@ -75,7 +82,7 @@ def test_loader_reads_every_drop_when_later_pages_drop_more_than_the_first(
     records = list(iter_tosses(store))
     monkeypatch.setattr("companion.fairness.load.PAGE_ROWS", 5)
     data = load_tosses(store)
-    assert data.drop_times_ms.tolist() == [t for r in records for t in r.drop_times_ms]
+    assert data.drop_times_ms.tolist() == single([t for r in records for t in r.drop_times_ms])
     assert np.diff(data.drop_offsets).tolist() == [len(r.drop_times_ms) for r in records]
 
 

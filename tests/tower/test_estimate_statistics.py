@@ -1,11 +1,14 @@
 """A fair tower on the Pi path, 6,000 tosses, a camera that misses 2 % of the pieces: with the table's
 corrections flowing into the running estimate (and the tower emptied at each game start) the fitted
 p_held stays within its interval of the true value, and the fairness loader hands the statistics
-exactly what a perfectly observed tower would, so the verdict arrives: at 6,000 tosses the report
-honestly says how many more it needs (a colour 10 points stickier in held pieces only is caught with
-80 % power at about 9,200 tosses of 12-toss games), and at that check it says "no colour bias
-detected". Without them (the estimate living the whole server lifetime) p_held is fitted far too low
-and the drifting estimate raises a false alarm instead.
+exactly what a perfectly observed tower would, so the verdict arrives in its two stages. At 6,000
+tosses the first question is answered: "no colour bias detected" in how often tossed-in keshis stay
+inside, with the chance (at least 80 %) and the check it rests on; the second, how often keshis
+already inside stay stuck (a bias in held pieces alone, learnt from the few pieces the tower holds),
+honestly says how many more tosses it needs, and at the check it names (about 9,200 tosses of
+12-toss games) it says "no colour bias detected" too. Without the corrections (the estimate living
+the whole server lifetime) p_held is fitted far too low and the drifting estimate raises a false
+alarm instead.
 
 The tosses are driven through the simulated tower model and the service's own estimate rule
 (``next_contents``) directly, not through the beam and its 600 ms settle (that path is tested in
@@ -21,9 +24,12 @@ import numpy as np
 
 from companion import COLOURS
 from companion.fairness.load import load_tosses
-from companion.fairness.report import BIAS, NO_BIAS, NOT_ENOUGH, build_report
+from companion.fairness.render import render
+from companion.fairness.report import BIAS, NO_BIAS, NOT_ENOUGH, FairnessReport, build_report
+from companion.fairness.sequential import TARGET_POWER
 from companion.fairness.simulate import PLAYER_COUNTS, ROUNDS_PER_SEASON, SEASONS, table_toss
 from companion.fairness.two_rate import cells, fit_two_rate
+from companion.fairness.verdict import format_percent
 from companion.store import Store
 from companion.tower.model import LAYER_DEFAULTS, SimulatedTower, TowerParams
 from companion.tower.record import TossRecord, save_tosses
@@ -94,20 +100,39 @@ def test_without_the_tables_word_the_estimate_drifts_and_p_held_is_fitted_wrong(
     assert high < TRUE_P_HELD / 2, (estimate, low, high)  # missed pieces stay "held" for ever
 
 
-def _verdict(tmp_path: Path, records: list[TossRecord]) -> tuple[str, int | None]:
-    """The report's verdict on ``records`` and the toss count its B1 power promise names."""
+def _report(tmp_path: Path, records: list[TossRecord]) -> FairnessReport:
+    """The report on ``records`` as stored and loaded."""
     with Store(tmp_path / f"{len(records)}.sqlite3") as store:
         save_tosses(store, records)
-        report = build_report(load_tosses(store, tower="pi"))
-    return report.verdict, report.layers["B1"].power.promised_tosses
+        return build_report(load_tosses(store, tower="pi"))
 
 
-def test_with_the_tables_word_the_verdict_arrives_at_the_check_the_report_promised(tmp_path: Path) -> None:
+def test_at_6000_tosses_the_first_stage_has_arrived_and_the_second_names_its_check(tmp_path: Path) -> None:
     records, _ = play(2026, table_mends=True, tosses=9300)
-    verdict, promised = _verdict(tmp_path, records[:TOSSES])
-    assert verdict == NOT_ENOUGH and promised is not None and TOSSES < promised <= len(records), (verdict, promised)
-    assert _verdict(tmp_path, records[:promised])[0] == NO_BIAS
+    report = _report(tmp_path, records[:TOSSES])
+    p_held = report.layers["B1"].model.p_held  # the report's own (cluster-robust) interval
+    assert p_held.interval[0] <= TRUE_P_HELD <= p_held.interval[1], p_held
+    new, held = report.stages["new_pieces"], report.stages["held_pieces"]
+    assert new.verdict == NO_BIAS and new.power is not None and new.power >= TARGET_POWER
+    assert new.check is not None and new.check <= TOSSES
+    assert held.verdict == NOT_ENOUGH and held.promised_tosses is not None
+    assert TOSSES < held.promised_tosses <= len(records) and held.tosses_needed == held.promised_tosses - TOSSES
+    assert report.verdict == NOT_ENOUGH  # the whole question is not settled yet
+    assert report.headline.startswith(
+        "No colour bias detected in how often tossed-in keshis stay inside (a 10-point bias would have been "
+        f"caught with {format_percent(new.power)} at the check after {new.check:,} tosses). "
+        f"Stickiness of keshis already inside: not enough data yet — about {held.tosses_needed:,} more tosses"
+    ), report.headline
+    html = render(report, "html")
+    assert all(stage.sentence in html for stage in report.stages.values())
+    promised = _report(tmp_path, records[:held.promised_tosses])
+    stuck = promised.stages["held_pieces"]
+    assert stuck.verdict == NO_BIAS and promised.verdict == NO_BIAS and stuck.check == held.promised_tosses
+    assert stuck.power is not None and stuck.power >= TARGET_POWER
+    assert ("No colour bias detected in how often keshis already inside stay stuck (a 10-point bias would have "
+            f"been caught with {format_percent(stuck.power)} at the check after {stuck.check:,} tosses).") \
+        in promised.headline
 
 
 def test_without_the_tables_word_the_drifting_estimate_raises_a_false_alarm(tmp_path: Path) -> None:
-    assert _verdict(tmp_path, play(2026, table_mends=False, tosses=TOSSES)[0])[0] == BIAS
+    assert _report(tmp_path, play(2026, table_mends=False, tosses=TOSSES)[0]).verdict == BIAS
