@@ -45,7 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     rand = game_sub.add_parser("random", help="play a random legal game (simulator)")
     _add_game_option(rand)
-    rand.add_argument("--players", type=int, choices=(2, 3, 4), required=True, help="number of players")
+    rand.add_argument("--players", type=int, required=True,
+                      help="number of players: Marrakesh 2-4, Morocco 2-5, Sabika 1-4 (1 = solo against Yusuf)")
     rand.add_argument("--seed", type=int, required=True, help="seed for setup draws, tower and choices")
     rand.add_argument("--edition",
                       help="Marrakesh rules edition: essential (default) or classic (companion.rules.variants)")
@@ -107,6 +108,9 @@ def _random(args: argparse.Namespace) -> int:
     if args.game != "marrakesh" and (args.edition is not None or args.expansions):
         raise GameOptionError(f"--edition and --expansions are Marrakesh options; {args.game} has neither")
     engine = _engine(args.game)
+    least, most = engine.PLAYERS
+    if not least <= args.players <= most:
+        raise GameOptionError(f"{args.game} is played by {least} to {most} players, not {args.players}")
     if args.game == "marrakesh":
         game = engine.play_random(args.players, args.seed, edition=args.edition or "essential",
                                   expansions=args.expansions)

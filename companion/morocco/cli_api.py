@@ -7,6 +7,9 @@ from typing import Any
 from companion.morocco import log, report, simulate
 from companion.morocco.game import Game
 
+PLAYERS = (2, 5)
+"""How many players a random game may have."""
+
 
 def play_random(players: int, seed: int) -> Game:
     """A complete random legal game with ``players`` seats from ``seed``."""

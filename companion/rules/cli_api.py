@@ -15,7 +15,10 @@ from companion.rules.log import write_log
 from companion.rules.report import result_summary, result_text
 from companion.rules.simulate import play_random_game
 
-__all__ = ["play_random", "read_log", "result_summary", "result_text", "write_log"]
+__all__ = ["PLAYERS", "play_random", "read_log", "result_summary", "result_text", "write_log"]
+
+PLAYERS = (2, 4)
+"""How many players a random game may have."""
 
 
 def play_random(players: int, seed: int, *, edition: str = "essential", expansions: Sequence[int] = ()) -> Game:

@@ -7,9 +7,12 @@ from typing import Any
 from companion.sabika import log, report, simulate
 from companion.sabika.game import Game
 
+PLAYERS = (1, 4)
+"""How many players a random game may have (1: the solo mode against the automa Yusuf)."""
+
 
 def play_random(players: int, seed: int) -> Game:
-    """A whole random legal game (2-4 players) named by ``seed``."""
+    """A whole random legal game (2-4 players, or 1 against the automa Yusuf) named by ``seed``."""
     return simulate.play_random_game(players, seed)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 # Effect handlers register themselves in handlers.HANDLERS when their module is imported.
 from companion.engine_game import EngineGame
-from companion.sabika import handlers, inner, middle, outer, reveals, round_end, rules, scoring  # noqa: F401
+from companion.sabika import handlers, inner, middle, outer, reveals, round_end, rules, scoring, solo, yusuf  # noqa: F401
 from companion.sabika.actions import Action, Answer, Choose, Rest, Work
 from companion.sabika.components import WORKER_WORDS, WORKERS
 from companion.sabika.errors import IllegalAnswer, IllegalChoice, IllegalWork, NotYourTurn, RuleError
@@ -34,7 +34,7 @@ class NeedInput(Exception):  # noqa: N818 - a control-flow signal, not an error
 
 
 class Game(EngineGame[GameState, PlayerState]):
-    """One Sabika game for 2-4 players. Create with ``Game.new(SetupOptions(...))``."""
+    """One Sabika game for 2-4 players, or 1 against the automa Yusuf. Create with ``Game.new(SetupOptions(...))``."""
 
     game = "sabika"
     rule_error = RuleError
@@ -192,6 +192,8 @@ class Game(EngineGame[GameState, PlayerState]):
                               f"\u201c{s.pending['prompt']}\u201d")
         if s.phase != "actions":
             raise NotYourTurn(f"{self.name(player)} may not {what}: it is not the Actions Phase (phase {s.phase})")
+        if solo.is_yusuf(s, player):
+            raise NotYourTurn(f"solo mode (L1233-1238): {self.name(player)} is the automa and plays by himself")
         if s.turn != player:
             raise NotYourTurn(f"turn order (L440-452): it is {self.name(s.turn)}'s turn, not {self.name(player)}'s")
 
@@ -269,6 +271,9 @@ class Game(EngineGame[GameState, PlayerState]):
                 continue
             if s.phase == "start_tiles":
                 rules.start_tiles_step(self)
+                continue
+            if s.phase == "actions" and solo.is_yusuf(s, s.turn):  # the automa plays by itself (L1233)
+                self.push({"k": "yusuf_turn"})
                 continue
             return
 

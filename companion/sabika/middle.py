@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.sabika import rules
+from companion.sabika import rules, solo
 from companion.sabika.components import (
     GOODS,
     WORDS,
@@ -102,7 +102,9 @@ def h_consolidate(g: Game, eff: Effect) -> None:
     if g.event() == 10:  # Event 10: consolidating costs 1 Dinar (L1171)
         follow.append({"k": "pay", "p": seat, "n": 1, "why": "consolidating (Event 10)"})
     for other, q in enumerate(s.players):
-        if other != seat and q.ships.get(city) == "right":
+        if other != seat and q.ships.get(city) == "right" and solo.is_yusuf(s, other):
+            q.gain_pp(2, "consolidation")  # Yusuf: 2 PP instead of 1 Dinar and 1 PP (L1392-1394)
+        elif other != seat and q.ships.get(city) == "right":
             q.gain_pp(1, "consolidation")
             q.dinars += 1
     tile = city_tile(g, city)

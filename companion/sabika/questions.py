@@ -184,7 +184,8 @@ def component_groups(s: GameState) -> Iterator[tuple[str, Callable[[], Iterator[
         if m is not None:
             yield f"minor_poem.{m}", partial(minor_poem, prof, m)
     for p in s.players:
-        yield f"balance.{p.balance_card}", partial(balance_card, p.balance_card)
+        if p.balance_card:  # Yusuf has none (solo mode, L1216)
+            yield f"balance.{p.balance_card}", partial(balance_card, p.balance_card)
         for t in p.start_tiles:
             yield f"start_tile.{t}", partial(start_tile, t)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.sabika import rules, scoring
+from companion.sabika import rules, scoring, solo, yusuf
 from companion.sabika.handlers import (
     Effect,
     blue,
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 def h_income(g: Game, eff: Effect) -> None:
     """Blue consolidated Cities' income and blue Poem 1* (2 Dinars) (L904-908, L1070)."""
     s, seat = g.s, eff["p"]
+    if solo.is_yusuf(s, seat):
+        return  # Yusuf receives no Income (L1458-1460, L1478)
     p = s.players[seat]
     p.dinars += 2 * blue(g, p, "income_start")
     icons: list[str] = []
@@ -43,11 +45,13 @@ def h_narrator(g: Game, eff: Effect) -> None:
         s.wish_tower.append(tile)
         for p in s.players:
             p.gain_pp(scoring.wishes(s, p), "wishes")
-    due = max(0, int(s.profile[f"tribute.{s.narrator}"]) + {5: -1, 8: 1}.get(g.event(), 0))  # Events 5, 8
+    printed = int(s.profile[f"tribute.{s.narrator}"])
+    due = max(0, printed + {5: -1, 8: 1}.get(g.event(), 0))  # Events 5, 8
     follow: list[Effect] = []
     for seat in s.order():
-        follow.append({"k": "tribute", "p": seat, "n": due})
-        if g.event() == 14:
+        automa = solo.is_yusuf(s, seat)  # Yusuf ignores the Events (L1488-1489)
+        follow.append({"k": "tribute", "p": seat, "n": printed if automa else due})
+        if g.event() == 14 and not automa:
             follow.append({"k": "tribute_dinar", "p": seat})
     if s.events and s.narrator in s.profile["events.change_spaces"] and s.event_at + 1 < len(s.events):
         follow.append({"k": "event_change"})
@@ -77,6 +81,9 @@ def h_tribute(g: Game, eff: Effect) -> None:
     seat, n = eff["p"], eff["n"]
     p = g.s.players[seat]
     if n <= 0:
+        return
+    if solo.is_yusuf(g.s, seat):
+        yusuf.pay_tribute(g, n)
         return
     options: dict[str, tuple[int, int, int, int]] = {}
     for track in range(min(n, p.parias), -1, -1):
@@ -122,8 +129,11 @@ def h_start_choice(g: Game, eff: Effect) -> None:
     s = g.s
     leader = s.players[eff["p"]]
     names = [p.name for p in s.players]
-    chosen = names.index(g.pick(eff, eff["p"], f"{leader.name} leads on the Paria Track: who starts next round?",
-                                names))
+    if solo.is_yusuf(s, eff["p"]):  # Yusuf leading starts himself (L1462-1464)
+        chosen = solo.YUSUF
+    else:
+        chosen = names.index(g.pick(eff, eff["p"], f"{leader.name} leads on the Paria Track: who starts next round?",
+                                    names))
     s.start_player = chosen
     starter = s.players[chosen]
     starter.gain_pp(2 * blue(g, starter, "income_start"), "poems")  # Minor Poem 1* (L1071-1072)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.sabika import solo
 from companion.sabika.components import (
     ACTION_WORDS,
     CITIES,
@@ -263,16 +264,20 @@ def finish_board_setup(g: Game) -> None:
         s.major_tiles["II"] = [t for t in s.major_tiles["II"] if t not in removed]
     assert len(s.poem_display) == MINOR_POEM_DISPLAY[n]
     s.phase = "start_tiles"
+    if solo.is_solo(s):
+        g.push({"k": "yusuf_setup"})
 
 
 def start_tiles_step(g: Game) -> None:
     """Starting Tiles (L151-162): each chooses one in secret; then start player, Bonuses, Dinars, Paria pile."""
     s = g.s
+    alone = solo.is_solo(s)
     for seat, p in enumerate(s.players):
-        if p.start_tile is None:
+        if p.start_tile is None and not solo.is_yusuf(s, seat):
             g.push({"k": "start_tile", "p": seat})
             return
-    s.start_player = max(range(len(s.players)), key=lambda i: s.players[i].start_tile or 0)
+    s.start_player = (solo.YUSUF if alone  # Yusuf starts the first round (L1224-1226)
+                      else max(range(len(s.players)), key=lambda i: s.players[i].start_tile or 0))
     order = s.order()
     for pos, seat in enumerate(reversed(order)):  # the starting player's Paria token on top of the pile
         s.players[seat].paria_stamp = pos + 1
@@ -280,6 +285,8 @@ def start_tiles_step(g: Game) -> None:
     effects: list[dict[str, Any]] = []
     for pos, seat in enumerate(order, start=1):
         p = s.players[seat]
+        if solo.is_yusuf(s, seat):  # no Dinars, no Starting Tile (L1216-1226)
+            continue
         p.dinars += int(s.profile[f"start_dinars.{pos}"])
         effects.append({"k": "gain", "p": seat, "icons": list(s.profile[f"start_tile.{p.start_tile}.bonus"]),
                         "src": "start"})

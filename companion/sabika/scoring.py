@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.sabika import solo
 from companion.sabika.components import MAJORITY_PP
 from companion.sabika.routes import longest_chain
 from companion.sabika.state import GameState, PlayerState
@@ -17,6 +18,10 @@ from companion.sabika.state import GameState, PlayerState
 def metric(s: GameState, p: PlayerState, name: str) -> int:
     """How many of ``name`` player ``p`` has (a Sultan's Wishes element or a scoring-card metric)."""
     prof = s.profile
+    if s.yusuf and p is s.players[solo.YUSUF]:
+        clarified = solo.counts(s, p, name)
+        if clarified is not None:
+            return clarified
     if name in ("palace", "fountain", "door"):
         return sum(1 for t in p.major_tiles if prof[f"major.{t.replace('-', '.')}.type"] == name)
     if name in ("garden", "tower", "window"):
@@ -72,8 +77,9 @@ def final(s: GameState) -> None:
         for poem in p.grey_poems:
             p.gain_pp(card_points(s, seat, f"major_poem.{poem}"), "major_poems")
         p.gain_pp(card_points(s, seat, f"trade.{s.trade_card}"), "trade")
-        leftovers = (p.seals + p.items["sugar"] + p.items["clothes"] + p.items["pottery"] + p.items["marble"]
-                     + p.items["glazed"] + p.dinars // 2)
+        leftovers = solo.leftovers(p) if solo.is_yusuf(s, seat) else (
+            p.seals + p.items["sugar"] + p.items["clothes"] + p.items["pottery"] + p.items["marble"]
+            + p.items["glazed"] + p.dinars // 2)
         p.gain_pp(leftovers, "leftovers")
         report[p.name] = p.score
     s.final = {"scores": report, "winners": [s.players[i].name for i in winners(s)]}

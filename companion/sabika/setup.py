@@ -24,7 +24,9 @@ from companion.sabika.components import (
 )
 from companion.sabika.errors import SetupError
 from companion.sabika.questions import SHIPPED_PROFILE
+from companion.sabika.solo import NAME
 from companion.sabika.state import GameState, PlayerState
+from companion.sabika.yusuf import DECK_RING, DECK_SIZE, F1, new_state
 
 DRAW_KEYS = ("wish_tiles", "major_poems", "city_tiles", "trade_card", "store_piles", "minor_deck", "poem_deck",
              "balance_cards", "start_tiles")
@@ -35,7 +37,10 @@ TABLE_KEYS = ("wish_tiles", "major_poems", "city_tiles", "trade_card", "balance_
 
 @dataclass(frozen=True)
 class SetupOptions:
-    """What the table decides before play: players (2-4, seat order clockwise), seed, draws, profile."""
+    """What the table decides before play: players (1-4, seat order clockwise), seed, draws, profile.
+
+    ``solo``: one player against the automa Yusuf (L1187-1489), who takes seat 1.
+    """
 
     players: tuple[str, ...]
     seed: int = 0
@@ -45,17 +50,32 @@ class SetupOptions:
     """Advanced mode: 3 Event Tiles (L1120-1186); ``events`` names them (active, future, last) or they are drawn."""
     events: tuple[int, ...] = ()
     table_draws: bool = False
+    solo: bool = False
+    """The solo mode: ``players`` names the one human; Yusuf joins as seat 1 (L1187-1489)."""
+    yusuf_pp: int = 5
+    """Solo mode: Yusuf's PP Token starts on 5, or on 10 for a harder game (L1486-1487)."""
     """A real table: setup draws are entered, and every component turned up later is asked (``draw``)."""
 
 
 def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     """Every setup draw made (``SetupError`` names a bad option)."""
     names = tuple(options.players)
+    solo = options.solo
+    if solo and len(names) != 1:
+        raise SetupError(f"the solo mode (L1187-1191) takes 1 player against Yusuf, not {len(names)}")
+    if solo and names[0] == NAME:
+        raise SetupError(f"solo mode (L1187-1191): the automa is called {NAME}; give the player another name")
+    if solo and options.yusuf_pp not in (5, 10):
+        raise SetupError(f"solo mode (L1486-1487): Yusuf starts on 5 or 10 PP, not {options.yusuf_pp}")
+    if solo:
+        names = (names[0], NAME)
     if not 2 <= len(names) <= 4:
-        raise SetupError(f"Sabika is set up for 2 to 4 players here, not {len(names)} (the solo mode is not modelled)")
+        raise SetupError(f"Sabika is set up for 2 to 4 players, not {len(names)} (1 player: the solo mode, "
+                         f"solo=True)")
     if len(set(names)) != len(names) or not all(isinstance(n, str) and n.strip() for n in names):
         raise SetupError("player names must be distinct and not empty")
-    keys = TABLE_KEYS if options.table_draws else DRAW_KEYS
+    keys = (TABLE_KEYS if options.table_draws else DRAW_KEYS) + (("yusuf_decks",) if solo and not options.table_draws
+                                                                  else ())
     unknown = set(options.draws) - set(keys)
     if unknown:
         raise SetupError(f"unknown setup draw(s): {', '.join(sorted(unknown))}")
@@ -66,18 +86,41 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
         if missing:
             raise SetupError(f"table draws: enter the setup draw(s) {', '.join(missing)}")
         draws = dict(options.draws)
-        _check_table(draws, n)
+        _check_table(draws, n, 1 if solo else n)
     else:
         draws = {key: _draw(key, n, rng) for key in DRAW_KEYS}
+        if solo:
+            while F1 in draws["major_poems"]:  # Card F1 leaves the solo game (L1195-1196)
+                draws["major_poems"] = _draw("major_poems", n, rng)
+            draws["yusuf_decks"] = {d: rng.sample(range(1, DECK_SIZE + 1), DECK_SIZE) for d in DECK_RING}
+            draws["balance_cards"], draws["start_tiles"] = draws["balance_cards"][:1], draws["start_tiles"][:1]
         draws.update(options.draws)
-        _check(draws, n)
+        _check(draws, n, 1 if solo else n)
+    if solo:
+        _check_solo(draws)
     events = list(options.events)
     if options.advanced and not events:
         events = rng.sample(list(EVENTS), 3)
     if events and (len(events) != 3 or len(set(events)) != 3 or not all(e in EVENTS for e in events)):
         raise SetupError("advanced mode needs 3 different Event Tiles numbered 1-14")
-    return {"game": "sabika", "players": list(names), "seed": options.seed, "draws": draws, "events": events,
-            "table_draws": options.table_draws, "profile": {**SHIPPED_PROFILE, **options.profile}}
+    out = {"game": "sabika", "players": list(names), "seed": options.seed, "draws": draws, "events": events,
+           "table_draws": options.table_draws, "profile": {**SHIPPED_PROFILE, **options.profile}}
+    if solo:
+        out["solo"], out["yusuf_pp"] = True, options.yusuf_pp
+    return out
+
+
+def _check_solo(draws: dict[str, Any]) -> None:
+    """Solo draws: no Major Poem F1 (L1195-1196); Yusuf's 3 Worker Decks (seeded games)."""
+    if F1 in draws["major_poems"]:
+        raise SetupError("solo mode (L1195-1196): Major Poem F1 is removed from the game")
+    decks = draws.get("yusuf_decks")
+    if decks is None:
+        return
+    if not isinstance(decks, dict) or sorted(decks) != sorted(DECK_RING):
+        raise SetupError(f"setup draw yusuf_decks must name Yusuf's 3 Worker Decks: {', '.join(DECK_RING)}")
+    for deck, cards in decks.items():
+        numbers(cards, len(cards) if isinstance(cards, list) and cards else -1, f"yusuf_decks.{deck}")
 
 
 def _draw(key: str, n: int, rng: random.Random) -> Any:
@@ -115,7 +158,7 @@ def numbers(value: Any, count: int, what: str) -> None:
         raise SetupError(f"setup draw {what} must be {count} distinct positive numbers")
 
 
-def _check_table(draws: dict[str, Any], n: int) -> None:
+def _check_table(draws: dict[str, Any], n: int, humans: int) -> None:
     """Table draws: the face-up displays, then the draws common to both modes."""
     numbers(draws["minor_display"], 4, "minor_display")
     numbers(draws["poem_display"], MINOR_POEM_DISPLAY[n], "poem_display")
@@ -124,11 +167,12 @@ def _check_table(draws: dict[str, Any], n: int) -> None:
         raise SetupError("setup draw store_display must be 2 pairs of Storehouse Tiles (left and right)")
     numbers(pairs[0] + pairs[1], 4, "store_display")
     _check({**draws, "store_piles": [[1], [2]], "minor_deck": [1, 2, 3, 4],
-            "poem_deck": list(range(1, MINOR_POEM_DISPLAY[n] + 1))}, n)
+            "poem_deck": list(range(1, MINOR_POEM_DISPLAY[n] + 1))}, n, humans)
 
 
-def _check(draws: dict[str, Any], n: int) -> None:
-    """Table-entered draws must have the right shape (numbers are the printed ones, any positive)."""
+def _check(draws: dict[str, Any], n: int, humans: int) -> None:
+    """Table-entered draws must have the right shape (numbers are the printed ones, any positive);
+    Balance Cards and Starting Tiles go to the ``humans`` only (Yusuf takes none, L1216-1226)."""
 
     wishes = draws["wish_tiles"]
     if not isinstance(wishes, list) or sorted(str(w)[:1] for w in wishes) != ["A", "B", "C"]:
@@ -150,11 +194,12 @@ def _check(draws: dict[str, Any], n: int) -> None:
     numbers(draws["poem_deck"], len(draws["poem_deck"]), "poem_deck")
     if len(draws["poem_deck"]) < MINOR_POEM_DISPLAY[n]:
         raise SetupError(f"setup draw poem_deck needs at least {MINOR_POEM_DISPLAY[n]} Minor Poems")
-    numbers(draws["balance_cards"], n, "balance_cards")
+    numbers(draws["balance_cards"], humans, "balance_cards")
     starts = draws["start_tiles"]
-    if not isinstance(starts, list) or len(starts) != n or not all(isinstance(t, list) and len(t) == 2 for t in starts):
+    if (not isinstance(starts, list) or len(starts) != humans
+            or not all(isinstance(t, list) and len(t) == 2 for t in starts)):
         raise SetupError("setup draw start_tiles must be 2 Starting Tiles per player")
-    numbers([t for pair in starts for t in pair], 2 * n, "start_tiles")
+    numbers([t for pair in starts for t in pair], 2 * humans, "start_tiles")
 
 
 def initial_state(setup: dict[str, Any]) -> GameState:
@@ -162,7 +207,11 @@ def initial_state(setup: dict[str, Any]) -> GameState:
     draws, names = setup["draws"], setup["players"]
     n = len(names)
     players = [PlayerState(name=name, balance_card=draws["balance_cards"][i], start_tiles=list(draws["start_tiles"][i]))
+               if i < len(draws["balance_cards"])
+               else PlayerState(name=name, balance_card=0, start_tiles=[])  # Yusuf: none (L1216-1222)
                for i, name in enumerate(names)]
+    if setup.get("solo"):
+        players[1].score = players[1].breakdown["start"] = int(setup["yusuf_pp"])
     shown = MINOR_POEM_DISPLAY[n]
     if setup.get("table_draws"):  # the decks stay face down: only what the table turns up is known
         minor = list(draws["minor_display"])
@@ -184,4 +233,5 @@ def initial_state(setup: dict[str, Any]) -> GameState:
         city_tiles=list(draws["city_tiles"]), seals=[True] * CITIES, trade_card=int(draws["trade_card"]),
         wish_track=dict(zip(WISH_SPACES, draws["wish_tiles"], strict=True)),
         events=list(setup.get("events", [])),
+        yusuf=new_state(draws) if setup.get("solo") else {},
     )

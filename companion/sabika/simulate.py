@@ -42,23 +42,24 @@ def random_action(game: Game, rng: random.Random) -> Action:
 
 def table_setup(players: int, seed: int) -> dict[str, Any]:
     """What a simulated real table lays out face up (for ``table_draws`` games)."""
-    drawn = resolve_setup(SetupOptions(players=DEFAULT_NAMES[:players], seed=seed))["draws"]
+    drawn = resolve_setup(SetupOptions(players=DEFAULT_NAMES[:players], seed=seed, solo=players == 1))["draws"]
     out = {key: drawn[key] for key in TABLE_KEYS if key in drawn}
     out["minor_display"] = drawn["minor_deck"][:4]
-    out["poem_display"] = drawn["poem_deck"][:MINOR_POEM_DISPLAY[players]]
+    out["poem_display"] = drawn["poem_deck"][:MINOR_POEM_DISPLAY[max(players, 2)]]  # solo: set up as for 2
     out["store_display"] = [pile[:2] for pile in drawn["store_piles"]]
     return out
 
 
 def play_random_game(players: int, seed: int, *, names: Sequence[str] | None = None,
                      max_actions: int = 50_000, advanced: bool = False, table_draws: bool = False) -> Game:
-    """Play a whole random legal game with ``players`` seats from ``seed`` (``advanced``: with 3 Events)."""
+    """Play a whole random legal game with ``players`` seats from ``seed`` (``advanced``: with 3 Events;
+    1 player: the solo mode against Yusuf)."""
     rng = random.Random(seed)
     seats = tuple(names) if names is not None else DEFAULT_NAMES[:players]
     seed_setup = rng.randrange(2**32)
     draws = table_setup(players, seed_setup) if table_draws else {}
     game = Game.new(SetupOptions(players=seats, seed=seed_setup, advanced=advanced, table_draws=table_draws,
-                                 draws=draws))
+                                 draws=draws, solo=players == 1))
     for _ in range(max_actions):
         if game.finished:
             return game

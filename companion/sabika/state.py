@@ -125,6 +125,8 @@ class GameState:
     event_at: int = 0
     finished: bool = False
     final: dict[str, Any] = field(default_factory=dict)
+    yusuf: dict[str, Any] = field(default_factory=dict)
+    """Solo mode: the automa's Worker Decks, Discard Piles, Poems carved (``yusuf.new_state``); empty otherwise."""
 
     def order(self, first: int | None = None) -> list[int]:
         """Seats in clockwise order from ``first`` (default: the Starting Player)."""
