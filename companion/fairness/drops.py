@@ -54,19 +54,6 @@ def distribution(values: npt.NDArray[np.floating[Any]]) -> Distribution:
     return Distribution(int(values.size), float(values.mean(dtype=np.float64)), summary)
 
 
-def histogram(
-    values: npt.NDArray[np.floating[Any]], block: int = 1 << 20
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
-    """``numpy.histogram(values, HISTOGRAM_BINS)`` (same edges, same counts) a block at a time, so
-    eight million drop times never need eight million temporaries at once."""
-    edges = np.histogram_bin_edges(values, bins=HISTOGRAM_BINS)
-    counts = np.zeros(HISTOGRAM_BINS, dtype=np.int64)
-    for start in range(0, values.shape[0], block):
-        index = np.searchsorted(edges, values[start:start + block], side="right") - 1
-        counts += np.bincount(np.minimum(index, HISTOGRAM_BINS - 1), minlength=HISTOGRAM_BINS)
-    return edges, counts
-
-
 def drop_stats(offsets: npt.NDArray[np.int64], times_ms: npt.NDArray[np.floating[Any]]) -> DropStats:
     """Drop statistics from per-toss ``offsets`` into the flat ``times_ms`` (see ``load.drop_times``)."""
     counts = np.diff(offsets)
@@ -75,7 +62,8 @@ def drop_stats(offsets: npt.NDArray[np.int64], times_ms: npt.NDArray[np.floating
     several = counts > 1
     bursts = times_ms[offsets[1:][several] - 1] - times_ms[offsets[:-1][several]]
     if times_ms.size:
-        edges, hist = histogram(times_ms)
+        # numpy bins equal-width bins arithmetically, 65,536 values at a time (bounded temporaries)
+        hist, edges = np.histogram(times_ms, bins=HISTOGRAM_BINS)
         edge_list, count_list = [float(e) for e in edges], [int(h) for h in hist]
     else:
         edge_list, count_list = [], []

@@ -227,6 +227,8 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
             direction=directions.pop() if len(directions) == 1 else None,
         )
     decided = verdict(data.n_tosses, layers)
+    # each toss's pieces tossed in, held before and released, summed over colours once for both tables
+    totals = tuple(grid.sum(axis=1) for grid in (data.pieces_in, data.held_before, data.pieces_out))
     detail = decided.detail
     if data.set_aside:
         count = len(data.set_aside)
@@ -244,8 +246,8 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
         layers=layers,
         drops=drop_stats(data.drop_offsets, data.drop_times_ms),
         counts=_count_check(data),
-        games=_groups(data, data.game_id, games),
-        sessions=_groups(data, data.session_id, sessions),
+        games=_groups(data, data.game_id, games, totals),
+        sessions=_groups(data, data.session_id, sessions, totals),
         latest_game=_latest_game(data),
         layer_comparison=_compare(layers),
         set_aside=list(data.set_aside),
@@ -299,9 +301,11 @@ def _count_check(data: TossData) -> CountCheck:
     )
 
 
-def _groups(data: TossData, ids: npt.NDArray[np.object_], codes: IdCodes) -> list[GroupRow]:
+def _groups(
+    data: TossData, ids: npt.NDArray[np.object_], codes: IdCodes, totals: tuple[npt.NDArray[Any], ...]
+) -> list[GroupRow]:
     """Per-id totals (tosses without an id are left out), ordered by their first toss; ``codes`` are
-    the ``id_codes`` of ``ids``."""
+    the ``id_codes`` of ``ids``, ``totals`` each toss's pieces tossed in, held before and released."""
     index_all, known = codes
     if not known.any():
         return []
@@ -313,9 +317,10 @@ def _groups(data: TossData, ids: npt.NDArray[np.object_], codes: IdCodes) -> lis
     for g in range(n):
         keys[g] = str(ids[first_row[g]])
     # row sums first, then the tosses with an id (no copy of the (tosses, 12) grids)
-    tossed = np.bincount(index, weights=data.pieces_in.sum(axis=1)[known], minlength=n)
-    exposed = tossed + np.bincount(index, weights=data.held_before.sum(axis=1)[known], minlength=n)
-    released = np.bincount(index, weights=data.pieces_out.sum(axis=1)[known], minlength=n)
+    tossed_in, held, out = totals
+    tossed = np.bincount(index, weights=tossed_in[known], minlength=n)
+    exposed = tossed + np.bincount(index, weights=held[known], minlength=n)
+    released = np.bincount(index, weights=out[known], minlength=n)
     count = np.bincount(index, minlength=n)
     times = data.started_at[known]
     first = np.full(n, np.inf)

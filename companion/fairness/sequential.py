@@ -213,7 +213,9 @@ def prepare(
     game_code = game if n == 0 or int(game.min()) >= 0 else np.unique(game, return_inverse=True)[1]
     key = game_code.astype(np.int64) * (looks.shape[0] + 1) + segment
     del segment
-    order = np.argsort(key, kind="stable")
+    # a log whose games come one after another is in this order already: no sort, no gathers
+    in_order = n < 2 or bool((key[1:] >= key[:-1]).all())
+    order: slice | npt.NDArray[np.intp] = slice(None) if in_order else np.argsort(key, kind="stable")
     key = key[order]
     starts = np.concatenate(([0], np.flatnonzero(key[1:] != key[:-1]) + 1)) if n else np.zeros(0, dtype=np.int64)
     rows = key[starts]
