@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from companion.errors import KeshiError
+from companion.i18n import Msg
 
 LOG_FORMAT = "keshi-game-log"
 LOG_VERSION = 1
@@ -127,8 +128,9 @@ class AnswerAction:
 def json_field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], error: type[Exception]) -> Any:
     """``data[key]`` if present and of ``kind`` (a bool is not an int); otherwise ``error`` naming the field."""
     if key not in data:
-        raise error(f"{data.get('type')} action lacks field {key!r}")
+        raise error(Msg("{kind} action lacks field {key!r}", kind=str(data.get("type")), key=key))
     value = data[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise error(f"{data.get('type')} action field {key!r} has the wrong type: {value!r}")
+        raise error(Msg("{kind} action field {key!r} has the wrong type: {value}", kind=str(data.get("type")), key=key,
+                        value=repr(value)))
     return value

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion import COLOURS
 from companion.engine_kit import AnswerAction, ChooseAction, json_field
+from companion.i18n import Msg, colour_name
 from companion.rules.errors import ActionFormatError
 
 
@@ -88,7 +89,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
     """The JSON form of ``action`` (``{"type": ..., fields...}``)."""
     name = _NAMES.get(type(action))
     if name is None:
-        raise ActionFormatError(f"not an action: {action!r}")
+        raise ActionFormatError(Msg("not an action: {action}", action=repr(action)))
     if isinstance(action, Select):
         return {"type": name, "player": action.player, "colours": list(action.colours),
                 "wild_sectors": list(action.wild_sectors)}
@@ -110,14 +111,15 @@ def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> 
 def _strings(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
     items = _field(data, key, list)
     if not all(isinstance(x, str) for x in items):
-        raise ActionFormatError(f"{data.get('type')} action field {key!r} must list strings: {items!r}")
+        raise ActionFormatError(Msg("{kind} action field {key!r} must list strings: {items}",
+                                    kind=str(data.get("type")), key=key, items=repr(items)))
     return tuple(items)
 
 
 def action_from_dict(data: Mapping[str, Any]) -> Action:
     """Parse the JSON form of an action; raises ``ActionFormatError`` naming the bad field."""
     if not isinstance(data, Mapping):
-        raise ActionFormatError(f"an action must be a JSON object, not {data!r}")
+        raise ActionFormatError(Msg("an action must be a JSON object, not {data}", data=repr(data)))
     kind = data.get("type")
     if kind == "select":
         return Select(_field(data, "player", int), _strings(data, "colours"),
@@ -126,9 +128,10 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
         counts = _field(data, "counts", dict)
         for colour, n in counts.items():
             if colour not in COLOURS:
-                raise ActionFormatError(f"release action names unknown colour {colour!r}")
+                raise ActionFormatError(Msg("release action names unknown colour {colour!r}", colour=colour))
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise ActionFormatError(f"release count for {colour} must be a whole number >= 0, not {n!r}")
+                raise ActionFormatError(Msg("release count for {colour} must be a whole number >= 0, not {n}",
+                                            colour=colour_name(colour), n=repr(n)))
         return Release({c: counts[c] for c in COLOURS if counts.get(c)})
     if kind == "claim":
         return Claim(_field(data, "player", int), _strings(data, "colours"))
@@ -136,10 +139,11 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
         return UseAssistant(_field(data, "player", int), _field(data, "sector", str), _field(data, "mode", str))
     if kind == "choose":
         if "option" not in data:
-            raise ActionFormatError("choose action lacks field 'option'")
+            raise ActionFormatError(Msg("choose action lacks field 'option'"))
         return Choose(_field(data, "player", int), data["option"])
     if kind == "answer":
         if "value" not in data:
-            raise ActionFormatError("answer action lacks field 'value'")
+            raise ActionFormatError(Msg("answer action lacks field 'value'"))
         return Answer(_field(data, "key", str), data["value"])
-    raise ActionFormatError(f"unknown action type {kind!r}; expected one of {', '.join(_TYPES)}")
+    raise ActionFormatError(Msg("unknown action type {kind}; expected one of {types}", kind=repr(kind),
+                                types=", ".join(_TYPES)))

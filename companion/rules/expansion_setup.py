@@ -16,8 +16,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.i18n import Msg, word
 from companion.rules.catalogue import count
 from companion.rules.errors import SetupError
+from companion.rules.setup_words import draw_name
 from companion.rules.state import GameState
 
 EXPANSIONS: dict[int, str] = {
@@ -27,6 +29,11 @@ EXPANSIONS: dict[int, str] = {
     4: "spectators (purple audience discs)",
     5: "desert towns",
 }
+#: The modules' names as messages (the same English as ``EXPANSIONS``, in the reader's language).
+EXPANSION_NAMES: dict[int, Msg] = {1: word("expansion", "staircase tiles"), 2: word("expansion", "Imam & Sultan"),
+                                   3: word("expansion", "additional exchange offices"),
+                                   4: word("expansion", "spectators (purple audience discs)"),
+                                   5: word("expansion", "desert towns")}
 EXPANSION_DRAWS: tuple[str, ...] = ("staircase_tiles", "office_sides", "desert_towns", "river_oases")
 STAIRCASE_TILES = 20  # EN:L1424 "20 staircase tiles (double-sided)"
 COVERED_SPACES = 12  # EN:L1460-1466 "this leaves 12 spaces to be covered"
@@ -34,7 +41,7 @@ DESERT_TOWNS = 12
 DESERT_TOWN_DISPLAY: dict[int, int] = {2: 3, 3: 5, 4: 7}  # EN:L1521-1523
 
 
-def _check(condition: bool, message: str) -> None:
+def _check(condition: bool, message: Msg) -> None:
     if not condition:
         raise SetupError(message)
 
@@ -44,10 +51,10 @@ def parse_expansions(value: Sequence[Any]) -> list[int]:
     chosen: list[int] = []
     for item in value:
         _check(isinstance(item, int) and not isinstance(item, bool) and item in EXPANSIONS,
-               f"unknown expansion {item!r}; the expansions are "
-               + ", ".join(f"{k} ({v})" for k, v in EXPANSIONS.items()))
+               Msg("unknown expansion {item}; the expansions are {known}", item=repr(item),
+                   known=[Msg("{n} ({name})", n=k, name=v) for k, v in EXPANSION_NAMES.items()]))
         chosen.append(item)
-    _check(len(set(chosen)) == len(chosen), f"expansions listed twice: {list(value)}")
+    _check(len(set(chosen)) == len(chosen), Msg("expansions listed twice: {chosen}", chosen=str(list(value))))
     return sorted(chosen)
 
 
@@ -57,10 +64,11 @@ def resolve_expansions(expansions: Sequence[Any], draws: Mapping[str, Any], setu
     chosen = parse_expansions(expansions)
     setup["expansions"] = chosen
     for key, module in (("staircase_tiles", 1), ("office_sides", 3), ("desert_towns", 5)):
-        _check(key not in draws or module in chosen, f"draw {key!r} belongs to expansion {module}, "
-               "which is not chosen")
+        _check(key not in draws or module in chosen, Msg("draw {draw} belongs to expansion {module}, which is not "
+                                                         "chosen", draw=repr(key), module=module))
         _check(not table_draws or module not in chosen or key in draws,
-               f"with table draws and expansion {module} the table must enter: {key}")
+               Msg("with table draws and expansion {module} the table must enter: {draw}", module=module,
+                   draw=draw_name(key)))
     if 1 in chosen:
         setup["staircase_tiles"] = _staircase_tiles(draws.get("staircase_tiles"), rng)
     if 3 in chosen:
@@ -72,13 +80,14 @@ def resolve_expansions(expansions: Sequence[Any], draws: Mapping[str, Any], setu
             given = rng.sample(range(1, DESERT_TOWNS + 1), size)
         _check(isinstance(given, list) and len(given) == size and len(set(given)) == size
                and all(isinstance(t, int) and 1 <= t <= DESERT_TOWNS for t in given),
-               f"desert_towns must list {size} distinct towns 1-{DESERT_TOWNS} for "
-               f"{len(setup['players'])} players: {given!r}")
+               Msg("{draw} must list {size} distinct towns 1-{last} for {players} players: {given}",
+                   draw=draw_name("desert_towns"), size=size, last=DESERT_TOWNS, players=len(setup["players"]),
+                   given=repr(given)))
         setup["desert_towns"] = list(given)
     if 2 in setup["river_tiles"]:
         setup["river_oases"] = _river_oases(draws.get("river_oases"), setup, rng, table_draws)
     else:
-        _check("river_oases" not in draws, "draw 'river_oases' needs river tile 02 in season 1")
+        _check("river_oases" not in draws, Msg("draw {draw} needs river tile 02 in season 1", draw=repr("river_oases")))
 
 
 def _staircase_tiles(given: Any, rng: random.Random) -> list[list[Any]]:
@@ -89,8 +98,8 @@ def _staircase_tiles(given: Any, rng: random.Random) -> list[list[Any]]:
            and all(isinstance(e, list) and len(e) == 2 and isinstance(e[0], int) and 1 <= e[0] <= STAIRCASE_TILES
                    and e[1] in ("A", "B") for e in given)
            and len({e[0] for e in given}) == COVERED_SPACES,
-           f"staircase_tiles must list {COVERED_SPACES} distinct [tile 1-{STAIRCASE_TILES}, 'A'|'B'] pairs, "
-           f"bottom left first: {given!r}")
+           Msg("{draw} must list {size} distinct [tile 1-{last}, 'A'|'B'] pairs, bottom left first: {given}",
+               draw=draw_name("staircase_tiles"), size=COVERED_SPACES, last=STAIRCASE_TILES, given=repr(given)))
     return [list(e) for e in given]
 
 
@@ -98,18 +107,21 @@ def _office_sides(given: Any, rng: random.Random) -> list[str]:
     if given is None:
         return [rng.choice(("base", "new")) for _ in range(3)]
     _check(isinstance(given, list) and len(given) == 3 and all(s in ("base", "new") for s in given),
-           f"office_sides must give 'base' or 'new' for each of the 3 exchange offices: {given!r}")
+           Msg("{draw} must give 'base' or 'new' for each of the 3 exchange offices: {given}",
+               draw=draw_name("office_sides"), given=repr(given)))
     return list(given)
 
 
 def _river_oases(given: Any, setup: dict[str, Any], rng: random.Random, table_draws: bool) -> list[int]:
     dealt = {n for tiles in setup["oases"] for n in tiles if n}
     if given is None:
-        _check(not table_draws, "with table draws and river tile 02 the table must enter: river_oases")
+        _check(not table_draws, Msg("with table draws and river tile 02 the table must enter: {draw}",
+                                    draw=draw_name("river_oases")))
         return rng.sample([n for n in range(1, count("oases") + 1) if n not in dealt], 3)
     _check(isinstance(given, list) and len(given) == 3 and len(set(given)) == 3
            and all(isinstance(n, int) and 1 <= n <= count("oases") and n not in dealt for n in given),
-           f"river_oases must list 3 distinct leftover oases (not dealt to a player): {given!r}")
+           Msg("{draw} must list 3 distinct leftover oases (not dealt to a player): {given}",
+               draw=draw_name("river_oases"), given=repr(given)))
     return list(given)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion import engine_kit
+from companion.i18n import Msg
 from companion.rules.actions import action_from_dict, action_to_dict
 from companion.rules.errors import ActionFormatError, LogError, RuleError
 from companion.rules.game import Game
@@ -30,7 +31,7 @@ def read_log(text: str, *, source: str = "log") -> Game:
     """Replay a JSON-lines log into a game; ``LogError`` names the damaged line."""
     head, first_no, lines = engine_kit.read_header(text, source, LogError)
     if "edition" not in head or "setup" not in head:
-        raise LogError(f"{source}:{first_no}: header lacks 'edition' or 'setup'")
+        raise LogError(Msg("{source}:{line}: header lacks 'edition' or 'setup'", source=source, line=first_no))
     game = engine_kit.game_from_header(lambda: game_class(str(head["edition"]))(head["setup"]),
                                        source, first_no, LogError, plain_keshi_errors=True)
     return engine_kit.replay(game, lines, source, action_from_dict, (ActionFormatError, RuleError, TypeError),

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion import COLOURS
-from companion.i18n import Msg
+from companion.i18n import Msg, colour_name
 from companion.rules.board import MARKER_COLOURS, STORAGE_KESHI_COLOURS, storage_keshi_count, wooden_total
 from companion.rules.catalogue import city_gates, count, river_tiles_by_season, scroll_tiers, shipped_values
 from companion.rules.errors import SetupError
 from companion.rules.expansion_setup import EXPANSION_DRAWS, init_expansions, resolve_expansions
+from companion.rules.setup_words import draw_name
 from companion.rules.state import GameState, PlayerState
 
 DRAW_KEYS: tuple[str, ...] = (
@@ -48,7 +49,7 @@ class SetupOptions:
 TABLE_DRAWS: tuple[str, ...] = tuple(k for k in DRAW_KEYS if k != "oases")
 
 
-def _check(condition: bool, message: str | Msg) -> None:
+def _check(condition: bool, message: Msg) -> None:
     if not condition:
         raise SetupError(message)
 
@@ -63,11 +64,12 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     _check(options.tower_layer in ("B1", "B2"),
            Msg("tower layer must be B1 or B2, not {layer!r}", layer=options.tower_layer))
     unknown = set(options.draws) - set(DRAW_KEYS) - set(EXPANSION_DRAWS)
-    _check(not unknown, f"unknown setup draws {sorted(unknown)}; expected some of "
-           f"{', '.join(DRAW_KEYS + EXPANSION_DRAWS)}")
+    _check(not unknown, Msg("unknown setup draws {unknown}; expected some of {known}", unknown=str(sorted(unknown)),
+                            known=[draw_name(k) for k in DRAW_KEYS + EXPANSION_DRAWS]))
     if options.table_draws:
         missing = [k for k in TABLE_DRAWS if k not in options.draws]
-        _check(not missing, f"with table draws the table must enter: {', '.join(missing)}")
+        _check(not missing, Msg("with table draws the table must enter: {missing}",
+                                missing=[draw_name(k) for k in missing]))
     rng = random.Random(options.seed)
     draws = options.draws
     start = options.start_player if options.start_player is not None else rng.randrange(n)
@@ -96,13 +98,15 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     if first is None:
         first = [rng.choice(tiles) for tiles in provisions]
     _check(len(first) == n and all(t in tiles for t, tiles in zip(first, provisions, strict=False)),
-           f"first_provisions must name one of each player's own provision tiles: {first}")
+           Msg("{draw} must name one of each player's own provision tiles: {first}",
+               draw=draw_name("first_provisions"), first=str(first)))
     setup["first_provisions"] = list(first)
     discs = draws.get("disc_orientation")
     if discs is None:
         discs = [rng.randrange(8) for _ in range(n)]
     _check(len(discs) == n and all(isinstance(d, int) and 0 <= d < 8 for d in discs),
-           f"disc_orientation must give each player a section 0-7: {discs}")
+           Msg("{draw} must give each player a section 0-7: {discs}", draw=draw_name("disc_orientation"),
+               discs=str(discs)))
     setup["disc_orientation"] = list(discs)
     setup["scroll_stacks"] = _scroll_stacks(draws.get("scroll_display"), rng, options.table_draws)
     setup["luxury_stack"] = _stack(draws.get("luxury_display"), list(range(1, count("luxury_goods") + 1)), 5,
@@ -115,10 +119,12 @@ def _river_tiles(given: Any, rng: random.Random) -> list[int]:
     by_season = river_tiles_by_season()
     if given is None:
         return [rng.choice(by_season[s]) for s in (1, 2, 3)]
-    _check(isinstance(given, list) and len(given) == 3, f"river_tiles must list 3 tiles (seasons 1-3): {given!r}")
+    _check(isinstance(given, list) and len(given) == 3,
+           Msg("{draw} must list 3 tiles (seasons 1-3): {given}", draw=draw_name("river_tiles"), given=repr(given)))
     for season, tile in enumerate(given, start=1):
-        _check(tile in by_season[season], f"river tile {tile} does not belong to season {season} "
-               f"(expected one of {by_season[season]})")
+        _check(tile in by_season[season], Msg("river tile {tile} does not belong to season {season} (expected one "
+                                              "of {expected})", tile=tile, season=season,
+                                              expected=str(by_season[season])))
     return list(given)
 
 
@@ -126,7 +132,9 @@ def _distinct(given: Any, pool: Sequence[Any], size: int, name: str, rng: random
     if given is None:
         return rng.sample(list(pool), size)
     _check(isinstance(given, list) and len(given) == size and len(set(given)) == size
-           and all(x in pool for x in given), f"{name} must list {size} distinct values from {list(pool)}: {given!r}")
+           and all(x in pool for x in given), Msg("{draw} must list {size} distinct values from {pool}: {given}",
+                                                  draw=draw_name(name), size=size, pool=str(list(pool)),
+                                                  given=repr(given)))
     return list(given)
 
 
@@ -140,10 +148,12 @@ def _per_player(given: Any, pool: Sequence[Any], sizes: list[int], name: str, rn
         return out
     _check(isinstance(given, list) and len(given) == len(sizes)
            and all(isinstance(g, list) and len(g) == s for g, s in zip(given, sizes, strict=False)),
-           f"{name} must give each of the {len(sizes)} players {sizes[0]} values: {given!r}")
+           Msg("{draw} must give each of the {players} players {size} values: {given}", draw=draw_name(name),
+               players=len(sizes), size=sizes[0], given=repr(given)))
     flat = [x for g in given for x in g]
     _check(all(x in pool for x in flat) and len(set(flat)) == len(flat),
-           f"{name} must be distinct values from {list(pool)} (one bag for everyone): {given!r}")
+           Msg("{draw} must be distinct values from {pool} (one bag for everyone): {given}", draw=draw_name(name),
+               pool=str(list(pool)), given=repr(given)))
     return [list(g) for g in given]
 
 
@@ -153,11 +163,13 @@ def _workshops(given: Any, rng: random.Random) -> list[list[str]]:
         rng.shuffle(bag)
         return [sorted(bag[i * 8: i * 8 + 8], key=COLOURS.index) for i in range(4)]
     _check(isinstance(given, list) and len(given) == 4 and all(isinstance(w, list) and len(w) == 8 for w in given),
-           f"workshops must list 4 workshops of 8 city gates: {given!r}")
+           Msg("{draw} must list 4 workshops of 8 city gates: {given}", draw=draw_name("workshops"),
+               given=repr(given)))
     for colour in COLOURS:
         used = sum(w.count(colour) for w in given)
         bag_size = city_gates()[colour]
-        _check(used <= bag_size, f"workshops hold {used} {colour} gates; the bag has {bag_size}")
+        _check(used <= bag_size, Msg("workshops hold {used} {colour} gates; the bag has {bag_size}", used=used,
+                                     colour=colour_name(colour), bag_size=bag_size))
     return [list(w) for w in given]
 
 
@@ -171,7 +183,8 @@ def _stack(display: Any, pool: list[int], size: int, name: str, rng: random.Rand
     if display is None:
         return rest
     _check(isinstance(display, list) and len(display) == size and len(set(display)) == size
-           and all(x in pool for x in display), f"{name} must list {size} distinct tiles from {pool[0]}-{pool[-1]}")
+           and all(x in pool for x in display), Msg("{draw} must list {size} distinct tiles from {first}-{last}",
+                                                    draw=draw_name(name), size=size, first=pool[0], last=pool[-1]))
     return list(display) + [x for x in rest if x not in display]
 
 

@@ -7,6 +7,7 @@ the base's hooks (``companion/rules/classic.py``). ``SetupOptions(edition=...)``
 
 from __future__ import annotations
 
+from companion.i18n import Msg
 from companion.rules.classic import ClassicGame
 from companion.rules.errors import SetupError
 from companion.rules.game import Game
@@ -19,4 +20,5 @@ def game_class(edition: str) -> type[Game]:
     try:
         return VARIANTS[edition]
     except KeyError:
-        raise SetupError(f"unknown edition {edition!r}; known: {', '.join(VARIANTS)}") from None
+        raise SetupError(Msg("unknown edition {edition}; known: {known}", edition=repr(edition),
+                             known=", ".join(VARIANTS))) from None

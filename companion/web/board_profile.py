@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import KeshiError
-from companion.i18n import Msg
+from companion.i18n import Msg, square_name
 from companion.rules.catalogue import shipped_values
 from companion.rules.classic import classic_shipped_values
 from companion.store import Store
@@ -180,7 +180,7 @@ class BoardProfile:
     @staticmethod
     def _check(edition: str, new: Mapping[str, Any], current: Mapping[str, Any]) -> None:
         """Refuse the first bad value of ``new`` (merged over ``current``), naming it; count the rest."""
-        problems: list[str] = []
+        problems: list[str | Msg] = []
         for key, value in new.items():
             try:
                 problem = check_value(key, value)
@@ -193,13 +193,16 @@ class BoardProfile:
         for key in sorted(k for k in merged if k.startswith("square.position.")):
             position = merged[key]
             if position in ring and (key in new or ring[position] in new):
-                problems.append(f"Main square: ring position {position} cannot hold both the "
-                                f"{_space(ring[position])} and the {_space(key)} space")
+                problems.append(Msg("Main square: ring position {position} cannot hold both the {first} and the "
+                                    "{second} space", position=position, first=_space(ring[position]),
+                                    second=_space(key)))
             ring.setdefault(position, key)
         if problems:
             rest = len(problems) - 1
-            more = f" (and {rest} more problem{'s' if rest > 1 else ''})" if rest else ""
-            raise ProfileError(problems[0] + more)
+            if not rest:
+                raise ProfileError(problems[0])
+            raise ProfileError(Msg("{problem} (and 1 more problem)", problem=problems[0]) if rest == 1 else
+                               Msg("{problem} (and {rest} more problems)", problem=problems[0], rest=rest))
 
     @staticmethod
     def _upsert(db: Any, edition: str, key: str, value: Any, source: str, game_id: str | None) -> None:
@@ -249,6 +252,7 @@ def _same(a: Any, b: Any) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
-def _space(key: str) -> str:
-    return key.rsplit(".", 1)[-1].replace("_", " ")
+def _space(key: str) -> Msg | str:
+    """The main-square space of a ``square.position.<space>`` key in the reader's words."""
+    return square_name(key.rsplit(".", 1)[-1])
 

@@ -11,8 +11,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion import COLOURS
+from companion.i18n import Msg
 from companion.rules import Game, SetupOptions, action_from_dict, action_to_dict
-from companion.rules.expansion_setup import EXPANSIONS
+from companion.rules.expansion_setup import EXPANSION_NAMES
 from companion.rules.log import read_log as engine_read_log
 from companion.rules.log import write_log as engine_write_log
 
@@ -34,16 +35,24 @@ def new_game(players: list[str], *, seed: int, start_player: int | None, tower_l
     return Game.new(SetupOptions(**kwargs))
 
 
+#: The editions as messages (the same English as ``EDITION_NAMES``, in the reader's language).
+EDITION_SAY: dict[str, Msg] = {"essential": Msg("Essential Edition (2023)"), "classic": Msg("Classic (2022)")}
+
+
 def variant_text(edition: str, expansions: Iterable[int]) -> str:
     """The edition and expansions of a game in words, e.g. ``"Classic (2022) + expansions 2 Imam & Sultan"``."""
-    modules = [f"{n} {EXPANSIONS.get(n, '?')}" for n in expansions]
-    name = EDITION_NAMES.get(edition, edition)
-    return name + (f" + expansion{'s' if len(modules) > 1 else ''} " + ", ".join(modules) if modules else "")
+    return variant_say(edition, expansions).english()
 
 
-def expansion_list() -> list[dict[str, Any]]:
-    """The expansion modules the engine knows, as ``[{number, name}]`` (for the setup wizard)."""
-    return [{"number": n, "name": name} for n, name in EXPANSIONS.items()]
+def variant_say(edition: str, expansions: Iterable[int]) -> Msg:
+    """``variant_text`` as a message, rendered in the reader's language."""
+    modules = [Msg("{n} {name}", n=n, name=EXPANSION_NAMES.get(n, "?")) for n in expansions]
+    name = EDITION_SAY.get(edition, edition)
+    if not modules:
+        return Msg("{edition}", edition=name)
+    if len(modules) == 1:
+        return Msg("{edition} + expansion {modules}", edition=name, modules=modules)
+    return Msg("{edition} + expansions {modules}", edition=name, modules=modules)
 
 
 def replay(setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) -> Game:

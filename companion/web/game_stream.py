@@ -20,6 +20,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.events import EventBus
+from companion.i18n import Msg
 from companion.web.games import GameNotFound, GameService
 from companion.web.kinds.view import build_view_json
 from companion.web.stream import events_with_heartbeats
@@ -52,8 +53,9 @@ def format_game_event(event: dict[str, Any], view_json: str | None) -> str:
 
 def deleted_messages(game_id: str, event_id: int) -> str:
     """The last messages of a deleted game's stream: ``deleted`` and a ``game`` event saying so."""
-    notice = json.dumps({"game_id": game_id, "message": DELETED})
-    game = json.dumps({"id": event_id, "kind": "deleted", "data": {"label": DELETED}})
+    said = Msg(DELETED).to_json()  # rendered by the page in its language (``Keshi.say``)
+    notice = json.dumps({"game_id": game_id, "message": DELETED, "say": said})
+    game = json.dumps({"id": event_id, "kind": "deleted", "data": {"label": DELETED, "say": said}})
     return f"event: deleted\ndata: {notice}\n\nid: {event_id}\nevent: game\ndata: {game}\n\n"
 
 

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from companion import COLOURS
 from companion.errors import KeshiError
 from companion.events import EventBus
+from companion.i18n import Msg, colour_name, phase_name
 from companion.rules import Game, RuleError
 from companion.store import Store
 from companion.tower.record import clear_correction, record_correction
@@ -55,7 +56,8 @@ class GameMovedOn(KeshiError, RuntimeError):
     """The action was based on an older version of the game than the current one."""
 
     def __init__(self, game_id: str, sent: int, current: int) -> None:
-        super().__init__(f"the game moved on: you acted on version {sent}, the game is at version {current}")
+        super().__init__(Msg("the game moved on: you acted on version {sent}, the game is at version {current}",
+                             sent=sent, current=current))
         self.game_id = game_id
 
 
@@ -71,7 +73,7 @@ class TowerRefusal(KeshiError, RuntimeError):
     """The tower cannot be used for this game now (a toss tumbles, a result waits, the tower is not
     checked yet); the message says why in player words and nothing changed."""
 
-    def __init__(self, game_id: str, message: str) -> None:
+    def __init__(self, game_id: str, message: Msg | str) -> None:
         super().__init__(message)
         self.game_id = game_id
 
@@ -97,9 +99,13 @@ TOSS_LOST_AFTER_S = 20.0
 #: Phases in which season or final scoring happens (an action may pause in them for a question).
 SCORING_PHASES = ("round_end", "season_end", "final", "finished")
 #: What a tower result waiting for the table (or a tumbling tower) says to a second toss or an undo.
+#: (English: each is the catalog id of the message the refusal sends, ``Msg(RESULT_WAITS)``.)
 RESULT_WAITS = "The tower has already been tossed this round: confirm or correct its result first"
 STILL_TOSSING = "The tower is still tossing: wait for its result"
 IN_THE_TRAY = "The keshis are already in the tray: confirm or correct the tower's result first"
+AT_THE_START = "Nothing to take back: the game is at its start"
+#: Who acts when a phone did not say (``LiveGame.who``).
+THE_TABLE = Msg("The table")
 
 
 @dataclass
@@ -142,9 +148,9 @@ class LiveGame:
         """A table game's log line of its last action (None at the start)."""
         return self.labels[-1] if self.labels and self.game.log else None
 
-    def who(self, seat: Any) -> str:
+    def who(self, seat: Any) -> str | Msg:
         """The name at ``seat`` (the phone's "who are you"), or "The table" when none was given."""
-        return self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else "The table"
+        return self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else THE_TABLE
 
     def is_tossing(self, tower: TowerControl | None) -> bool:
         """True while this game's toss tumbles (a toss that never reported back stops counting)."""
@@ -157,13 +163,18 @@ class LiveGame:
         return True
 
     def undo_refusal(self, tower: TowerControl | None) -> str | None:
-        """Why undo is impossible now (player words), or None when it is possible."""
+        """Why undo is impossible now (player words, English: the view's ``reason``), or None when it is possible."""
+        refusal = self.undo_refusal_say(tower)
+        return refusal.english() if refusal is not None else None
+
+    def undo_refusal_say(self, tower: TowerControl | None) -> Msg | None:
+        """``undo_refusal`` as a message (rendered in the phone's language)."""
         if not self.game.log:
-            return "Nothing to take back: the game is at its start"
+            return Msg(AT_THE_START)
         if self.is_tossing(tower):
-            return STILL_TOSSING
+            return Msg(STILL_TOSSING)
         if self.tower_result is not None:
-            return IN_THE_TRAY
+            return Msg(IN_THE_TRAY)
         return None
 
 
@@ -205,21 +216,23 @@ class GameService:
         _refuse_shared_colours(seating)
         edition = form.get("edition", "essential")
         if edition not in EDITIONS:
-            raise SetupInputError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
+            raise SetupInputError(Msg("edition must be one of {editions}, not {edition!r}", editions=list(EDITIONS),
+                                      edition=edition))
         expansions = form.get("expansions") or []
         if not isinstance(expansions, list) or not all(
                 isinstance(n, int) and not isinstance(n, bool) for n in expansions):
-            raise SetupInputError(f"expansions must list module numbers 1-5, not {expansions!r}")
+            raise SetupInputError(Msg("expansions must list module numbers 1-5, not {expansions}",
+                                      expansions=repr(expansions)))
         layer = form.get("tower_layer", "B1")
         if layer not in LAYERS:
-            raise SetupInputError(f"tower_layer must be B1 or B2, not {layer!r}")
+            raise SetupInputError(Msg("tower_layer must be B1 or B2, not {layer!r}", layer=layer))
         seed = _seed(form)
         start_player = form.get("start_player")
         draws = form.get("draws") or {}
         if start_player is not None and (not isinstance(start_player, int) or isinstance(start_player, bool)):
-            raise SetupInputError(f"start_player must be a whole number, not {start_player!r}")
+            raise SetupInputError(Msg("start_player must be a whole number, not {value}", value=repr(start_player)))
         if not isinstance(draws, dict):
-            raise SetupInputError("draws must be a JSON object")
+            raise SetupInputError(Msg("draws must be a JSON object"))
         game = engine.new_game([p["name"] for p in seating], seed=seed, start_player=start_player,
                                tower_layer=layer, draws=draws,
                                profile=board_profile.starting_profile(self.store, edition, form.get("profile")),
@@ -236,7 +249,7 @@ class GameService:
         _refuse_shared_colours(seating)
         options = form.get("options") or {}
         if not isinstance(options, dict):
-            raise SetupInputError("options must be a JSON object")
+            raise SetupInputError(Msg("options must be a JSON object"))
         options = {**options, "profile": {**table_profile.remembered(self.store, adapter),
                                           **(options.get("profile") or {})}}
         game = adapter.new_game([p["name"] for p in seating], _seed(form), options)
@@ -259,7 +272,8 @@ class GameService:
             actions = [adapter.to_json(a) for a in game.log]
             labels = _table_labels(adapter, game.setup, actions)
         seating = [{"name": n, "colour": ""} for n in names]
-        return self._insert(f"{' · '.join(names)} (imported)", seating, game, actions, "imported", kind, labels)
+        title = str(Msg("{names} (imported)", names=" · ".join(names)))  # a name, in the importing phone's language
+        return self._insert(title, seating, game, actions, "imported", kind, labels)
 
     def _insert(self, title: str, seating: list[dict[str, Any]], game: Any, actions: list[dict[str, Any]],
                 how: str, kind: str = MARRAKESH, labels: list[str] | None = None) -> LiveGame:
@@ -284,7 +298,9 @@ class GameService:
                 [(game_id, seq, json.dumps(a), json.dumps({"label": labels[seq - 1]}) if labels else None, now)
                  for seq, a in enumerate(actions, start=1)],
             )
-            event_id = self._insert_event(db, live, how, {"label": f"Game {how}: {title}"})
+            said = Msg("Game created: {title}", title=title) if how == "created" else Msg("Game imported: {title}",
+                                                                                          title=title)
+            event_id = self._insert_event(db, live, how, _said(said))
         with self._lock:
             self._games[game_id] = live
         self._announce(game_id, event_id)
@@ -299,7 +315,7 @@ class GameService:
                 return live
             rows = self.store.query("SELECT * FROM games WHERE id = ?", (game_id,))
             if not rows:
-                raise GameNotFound(f"there is no game {game_id!r}")
+                raise GameNotFound(Msg("there is no game {game_id!r}", game_id=game_id))
             row = rows[0]
             kind = str(row["kind"])
             actions: list[dict[str, Any]] = []
@@ -392,7 +408,7 @@ class GameService:
             action = engine.parse_action(action_data)
             data = engine.to_json(action)
             if data["type"] == "release" and live.is_tossing(self.tower):
-                raise TowerRefusal(live.id, STILL_TOSSING)
+                raise TowerRefusal(live.id, Msg(STILL_TOSSING))
             game = live.game
             before = _scores(game)
             season, finished = game.season, game.finished
@@ -407,13 +423,13 @@ class GameService:
                     leftover = {c: n - leftovers_before[c] for c, n in game.s.tower_leftovers.items()
                                 if n > leftovers_before[c]}
                     meta = _release_meta(live.tower_result, data, leftover)
-                    text = _release_text(meta)
+                    said: dict[str, Any] = _said(_release_say(meta))
                 elif data["type"] == "select":
-                    text = _selection_text(live, data)
+                    said = _said(_selection_say(live, data))
                 else:
-                    text = engine.label(data, live.names, prompt)
+                    said = {"label": engine.label(data, live.names, prompt)}  # the page words it from the action
                 shown = {k: v for k, v in (meta or {}).items() if k != "tower_result"}  # the result is in the view
-                event = {"label": text, "action": None if data["type"] == "select" else data, "deltas": deltas,
+                event = {**said, "action": None if data["type"] == "select" else data, "deltas": deltas,
                          "by": by, **shown}
                 scoring, partial = self._season_scoring(live, season, finished, deltas)
                 if scoring is not None:
@@ -447,15 +463,20 @@ class GameService:
             data = adapter.to_json(action)
             game = live.game
             before = adapter.scores(game)
+            describe_say = getattr(adapter, "describe_say", None)  # the line as a message, where an adapter words it
             try:  # worded from the game as it is; an action too malformed to word is refused by apply
                 text: str | None = adapter.describe(game, data)
+                said: Msg | None = describe_say(game, data) if describe_say is not None else None
             except Exception:  # noqa: BLE001 - the engine's refusal below is the message people need
-                text = None
+                text, said = None, None
             game.apply(action)  # raises the engine's RuleError with the state unchanged
             try:
-                text = (text or f"{live.who(by)}: {data.get('type')}") + _points_text(live.names, before,
-                                                                                      adapter.scores(game))
+                who = live.who(by)
+                points = _points_text(live.names, before, adapter.scores(game))
+                text = (text or f"{who.english() if isinstance(who, Msg) else who}: {data.get('type')}") + points
                 event = {"label": text, "action": data, "by": by}
+                if said is not None:
+                    event["say"] = Msg("{line}{points}", line=said, points=points).to_json()
                 outcome = self._commit(live, "action", data, key, {"label": text}, event)
             except BaseException:
                 game.undo()
@@ -474,13 +495,13 @@ class GameService:
                 return replayed
             self.check_version(live, version)
             if not live.game.log:
-                raise NotForThisGame("Nothing to take back: the game is at its start")
+                raise NotForThisGame(Msg(AT_THE_START))
             taken = adapter.to_json(live.game.log[-1])
             what = live.last_label or "the last action"
             live.game.undo()
             try:
-                event = {"label": f"{live.who(by)} took back: {what}", "undone_label": what, "by": by,
-                         "undone": taken}
+                event = {**_said(Msg("{player} took back: {what}", player=live.who(by), what=what)),
+                         "undone_label": what, "by": by, "undone": taken}
                 outcome = self._commit(live, "undo", None, key, None, event)
             except BaseException:
                 live.game.apply(adapter.parse_action(taken))
@@ -499,7 +520,7 @@ class GameService:
         live = self.get(game_id)
         with live.lock:
             if live.is_tossing(self.tower):
-                raise TowerRefusal(live.id, STILL_TOSSING)
+                raise TowerRefusal(live.id, Msg(STILL_TOSSING))
             with self.store.write() as db:
                 db.execute("DELETE FROM game_events WHERE game_id = ?", (game_id,))
                 db.execute("DELETE FROM game_log WHERE game_id = ?", (game_id,))
@@ -524,9 +545,9 @@ class GameService:
         if game.season == season and not (game.finished and not finished):
             return None, summed if game.phase in SCORING_PHASES else None
         scored = season
-        label = "Final scoring" if game.finished else f"Season {scored} scoring"
+        said = Msg("Final scoring") if game.finished else Msg("Season {n} scoring", n=scored)
         labelled = [{engine.category_text(k): v for k, v in d.items() if v} for d in summed]
-        return {"season": scored, "final": bool(game.finished), "label": label,
+        return {"season": scored, "final": bool(game.finished), **_said(said),
                 "deltas": [{k: v for k, v in d.items() if v} for d in summed], "deltas_labelled": labelled,
                 "acknowledged": False}, None
 
@@ -546,18 +567,22 @@ class GameService:
             if replayed is not None:
                 return replayed
             self.check_version(live, version)
-            refusal = live.undo_refusal(self.tower)
+            refusal = live.undo_refusal_say(self.tower)
             if refusal is not None:
                 raise TowerRefusal(live.id, refusal) if live.game.log else RuleError(refusal)
             taken = engine.to_json(live.game.log[-1])
             secret = taken["type"] == "select" and live.game.phase == "select"
             what = engine.taken_back_text(taken, live.names, secret)
+            from companion.web.views import taken_back_say  # the views import this module
+            what_say = taken_back_say(taken, live.names, secret)
             restored = self._release_result(live) if taken["type"] == "release" else None
             before = _scores(live.game)
             season = live.game.season
             live.game.undo()
             try:
-                event = {"label": f"{live.who(by)} took back {what}", "undone_label": what, "by": by,
+                said = Msg("{player} took back {what}", player=live.who(by), what=what_say)
+                event = {"label": Msg("{player} took back {what}", player=live.who(by), what=what).english(),
+                         "say": said.to_json(), "undone_label": what, "undone_say": what_say.to_json(), "by": by,
                          "undone": None if secret else taken, "deltas": _deltas(before, live.game)}
                 unscored = live.season_scoring is not None and (
                     live.game.season != season or not live.game.finished and bool(live.season_scoring.get("final")))
@@ -614,21 +639,22 @@ class GameService:
         counts = _found_counts(found)
         with live.lock:
             if live.tower_check is None or not live.tower_check.get("needed"):
-                raise TowerRefusal(live.id, "The tower was already checked for this game")
+                raise TowerRefusal(live.id, Msg("The tower was already checked for this game"))
             if live.is_tossing(self.tower) or (self.tower is not None and self.tower.busy):
-                raise TowerRefusal(live.id, STILL_TOSSING)
+                raise TowerRefusal(live.id, Msg(STILL_TOSSING))
             believed = self.tower.empty(counts) if self.tower is not None else {}
             who = live.who(by)
             if any(counts.values()):
-                text = f"{who} emptied the tower: {engine.counts_text(counts)} fell out (left from before)"
+                said = Msg("{player} emptied the tower: {keshis} fell out (left from before)", player=who,
+                           keshis=counts_say(counts))
             else:
-                text = f"{who} confirmed the tower is empty"
+                said = Msg("{player} confirmed the tower is empty", player=who)
             done = {"found": {c: n for c, n in counts.items() if n},
-                    "believed": {c: n for c, n in believed.items() if n}, "label": text, "by": by}
+                    "believed": {c: n for c, n in believed.items() if n}, **_said(said), "by": by}
             check = {"needed": False, "believed_inside": {}, "done": done}
             with self.store.write() as db:
                 db.execute("UPDATE games SET tower_check = ? WHERE id = ?", (json.dumps(check), live.id))
-                event_id = self._insert_event(db, live, "tower.emptied", {**done, "label": text})
+                event_id = self._insert_event(db, live, "tower.emptied", done)
             live.tower_check = check
             live.view_cache = None
         self._announce(game_id, event_id)
@@ -646,15 +672,17 @@ class GameService:
             self.check_version(live, version)
             game = live.game
             if game.phase != "toss" or game.pending is not None:
-                raise TowerRefusal(live.id, "The tower is tossed once everyone has revealed their keshis"
-                                   + ("" if game.finished else f"; now: {engine.phase_text(game.phase)}"))
+                raise TowerRefusal(live.id, Msg("The tower is tossed once everyone has revealed their keshis")
+                                   if game.finished else
+                                   Msg("The tower is tossed once everyone has revealed their keshis; now: {phase}",
+                                       phase=phase_name(game.phase)))
             if live.is_tossing(self.tower):
-                raise TowerRefusal(live.id, STILL_TOSSING)
+                raise TowerRefusal(live.id, Msg(STILL_TOSSING))
             if live.tower_result is not None:
-                raise TowerRefusal(live.id, RESULT_WAITS)
+                raise TowerRefusal(live.id, Msg(RESULT_WAITS))
             if live.tower_check is not None and live.tower_check.get("needed"):
-                raise TowerRefusal(live.id, "Empty the tower (or confirm it is empty) before the first toss "
-                                   "of this game")
+                raise TowerRefusal(live.id, Msg("Empty the tower (or confirm it is empty) before the first toss "
+                                                "of this game"))
             pieces = engine.pieces_in(game)
             # the game's word on what the tower holds wins over anything since (a Tower-page toss or
             # fill, a restart that forgot the Pi's running estimate): the toss starts from it
@@ -667,7 +695,7 @@ class GameService:
             total = sum(pieces.values())
             self.record_tower(game_id, "toss.started", {
                 "toss_id": toss_id, "pieces_in": pieces, "by": by, "log": False,
-                "label": f"{live.who(by)} tosses {total} keshis into the tower"})
+                **_said(Msg("{player} tosses {n} keshis into the tower", player=live.who(by), n=total))})
         return toss_id
 
     def ack_season_scoring(self, game_id: str, season: Any, by: Any = None) -> int:
@@ -676,21 +704,23 @@ class GameService:
         away twice (two phones at once, or a stalled one): the second changes nothing."""
         live = self.get(game_id)
         if live.kind != MARRAKESH:
-            raise NotForThisGame(f"{kinds.game_name(live.kind)} has no season scoring to put away: it is "
-                                 "scored on the game screen")
+            raise NotForThisGame(Msg("{game} has no season scoring to put away: it is scored on the game screen",
+                                     game=kinds.game_name(live.kind)))
         check_seat(live, by)
         with live.lock:
             scoring = live.season_scoring
             if scoring is None or scoring.get("season") != season:
-                raise SetupInputError(f"there is no season scoring of season {season!r} to put away")
+                raise SetupInputError(Msg("there is no season scoring of season {season!r} to put away",
+                                          season=season))
             if scoring.get("acknowledged"):
                 return self.last_event_id(live.id)
             acknowledged = {**scoring, "acknowledged": True}
-            text = f"{live.who(by)} put the {scoring['label'][0].lower()}{scoring['label'][1:]} away"
+            said = (Msg("{player} put the final scoring away", player=live.who(by)) if scoring.get("final") else
+                    Msg("{player} put the season {season} scoring away", player=live.who(by), season=season))
             with self.store.write() as db:
                 db.execute("UPDATE games SET season_scoring = ? WHERE id = ?", (json.dumps(acknowledged), live.id))
                 event_id = self._insert_event(db, live, "season.acknowledged",
-                                              {"season": season, "by": by, "label": text, "log": False})
+                                              {"season": season, "by": by, **_said(said), "log": False})
             live.season_scoring = acknowledged
             live.view_cache = None
         self._announce(game_id, event_id)
@@ -717,7 +747,7 @@ class GameService:
         if version is None:
             return  # a client that does not send a version accepts acting on the newest state
         if not isinstance(version, int) or isinstance(version, bool):
-            raise SetupInputError(f"version must be a whole number, not {version!r}")
+            raise SetupInputError(Msg("version must be a whole number, not {value}", value=repr(version)))
         if version != live.version:
             raise GameMovedOn(live.id, version, live.version)
 
@@ -816,27 +846,30 @@ class GameService:
         for r in rows:
             data = json.loads(r["data"])
             if data.get("log") is not False:  # a toss's start and result live in its release's line
-                out.append({"id": r["id"], "kind": r["kind"], "label": data.get("label", r["kind"])})
+                entry = {"id": r["id"], "kind": r["kind"], "label": data.get("label", r["kind"])}
+                entry.update({k: data[k] for k in ("say", "action") if data.get(k)})  # the page words these
+                out.append(entry)
         return out
 
 
 def _tower_game(live: LiveGame) -> None:
     """Refuse, naming the game, a tower request (toss, tower check, result) for a game without the tower."""
     if live.kind != MARRAKESH:
-        raise NotForThisGame(f"{kinds.game_name(live.kind)} is played without the tower: the tower is for "
-                             "Marrakesh games")
+        raise NotForThisGame(Msg("{game} is played without the tower: the tower is for Marrakesh games",
+                                 game=kinds.game_name(live.kind)))
 
 
 def _seating(form: dict[str, Any], low: int, high: int, game: str = "Marrakesh") -> list[dict[str, Any]]:
     """The seats of the wizard's ``players`` ({name, colour} in seat order), ``low`` to ``high`` of them."""
     players = form.get("players")
     if not isinstance(players, list) or not low <= len(players) <= high:
-        raise SetupInputError(f"players must list {low} to {high} players for {game}")
+        raise SetupInputError(Msg("players must list {low} to {high} players for {game}", low=low, high=high,
+                                  game=game))
     seating = []
     for index, player in enumerate(players):
         name = player.get("name") if isinstance(player, dict) else None
         if not isinstance(name, str) or not name.strip():
-            raise SetupInputError(f"player {index + 1} needs a name")
+            raise SetupInputError(Msg("player {n} needs a name", n=index + 1))
         seating.append({"name": name.strip()[:24], "colour": str(player.get("colour") or "")[:16]})
     return seating
 
@@ -847,7 +880,7 @@ def _seed(form: dict[str, Any]) -> int:
     if seed is None:
         return secrets.randbelow(2**31)
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise SetupInputError(f"seed must be a whole number, not {seed!r}")
+        raise SetupInputError(Msg("seed must be a whole number, not {value}", value=repr(seed)))
     return seed
 
 
@@ -872,7 +905,8 @@ def check_seat(live: LiveGame, by: Any) -> None:
     if by is None:
         return
     if not isinstance(by, int) or isinstance(by, bool) or not 0 <= by < len(live.names):
-        raise SetupInputError(f"'by' must name a seat 0 to {len(live.names) - 1} of this game (or null), not {by!r}")
+        raise SetupInputError(Msg("'by' must name a seat 0 to {last} of this game (or null), not {value}",
+                                  last=len(live.names) - 1, value=repr(by)))
 
 
 def _refuse_shared_colours(seating: list[dict[str, Any]]) -> None:
@@ -883,8 +917,8 @@ def _refuse_shared_colours(seating: list[dict[str, Any]]) -> None:
         if not colour:
             continue
         if colour in seen:
-            raise SetupInputError(f"{seen[colour]} and {seat['name']} both chose {seat['colour']}: "
-                                  "each seat needs its own colour")
+            raise SetupInputError(Msg("{first} and {second} both chose {colour}: each seat needs its own colour",
+                                      first=seen[colour], second=seat["name"], colour=colour_name(seat["colour"])))
         seen[colour] = seat["name"]
 
 
@@ -894,10 +928,10 @@ def _found_counts(found: Any) -> dict[str, int]:
         return {}
     if not isinstance(found, dict) or not all(
             isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in found.values()):
-        raise SetupInputError("'found' must map keshi colours to whole numbers of 0 or more")
+        raise SetupInputError(Msg("'found' must map keshi colours to whole numbers of 0 or more"))
     unknown = sorted(set(found) - set(COLOURS))
     if unknown:
-        raise SetupInputError(f"'found' names unknown colour(s) {', '.join(map(str, unknown))}")
+        raise SetupInputError(Msg("'found' names unknown colour(s) {colours}", colours=[str(c) for c in unknown]))
     return {c: int(found.get(c, 0)) for c in COLOURS}
 
 
@@ -916,29 +950,50 @@ def _release_meta(result: dict[str, Any] | None, action: dict[str, Any], leftove
     return meta
 
 
-def _release_text(meta: dict[str, Any]) -> str:
+def _said(message: Msg) -> dict[str, Any]:
+    """An event's words: ``label`` in English (stored, the API's tests and logs) and ``say``, the same
+    message as data that each page renders in its own language."""
+    return {"label": message.english(), "say": message.to_json()}
+
+
+def counts_say(counts: dict[str, Any] | None) -> list[Msg] | Msg:
+    """``{"green": 2, "white": 1}`` as the words "2 green, 1 white" (``"nothing"`` when empty)."""
+    return [Msg("{n} {colour}", n=n, colour=colour_name(c)) for c, n in (counts or {}).items() if n] or Msg("nothing")
+
+
+def _joined(values: list[Any], between: str) -> Msg:
+    """``values`` shown with ``between`` between them (no words of its own to translate)."""
+    return Msg(between.join(f"{{v{i}}}" for i in range(len(values))), **{f"v{i}": v for i, v in enumerate(values)})
+
+
+def _release_say(meta: dict[str, Any]) -> Msg:
     """The one log line of a toss: what fell out, the beam's count, confirmed or corrected, leftovers."""
-    text = f"Tower: {engine.counts_text(meta['counts'])} fell out"
+    fell = counts_say(meta["counts"])
     if "detected" not in meta:
-        text += " — typed in by the table"
+        result = Msg("Tower: {keshis} fell out — typed in by the table", keshis=fell)
     elif meta["corrected"]:
-        text += f" — corrected by the table (the tower saw {engine.counts_text(meta['detected'])})"
+        result = Msg("Tower: {keshis} fell out — corrected by the table (the tower saw {seen})", keshis=fell,
+                     seen=counts_say(meta["detected"]))
     else:
-        text += " — confirmed by the table"
-    if meta.get("beam_count") is not None:
-        text += f"; beam: {meta['beam_count']} drops"
-    if meta["leftover"]:
-        text += f" ({engine.counts_text(meta['leftover'])} left from before)"
-    return text
+        result = Msg("Tower: {keshis} fell out — confirmed by the table", keshis=fell)
+    beam = Msg("; beam: {n} drops", n=meta["beam_count"]) if meta.get("beam_count") is not None else ""
+    left = Msg(" ({keshis} left from before)", keshis=counts_say(meta["leftover"])) if meta["leftover"] else ""
+    return Msg("{result}{beam}{left}", result=result, beam=beam, left=left)
 
 
-def _selection_text(live: LiveGame, action: dict[str, Any]) -> str:
+def _keshis(colours: list[str]) -> Msg:
+    """A player's keshis as "green + red + white" (in the rulebook's colour words)."""
+    return _joined([colour_name(c) for c in colours], " + ")
+
+
+def _selection_say(live: LiveGame, action: dict[str, Any]) -> Msg:
     """A selection stays secret until everyone has chosen; then the log shows every player's keshis."""
     names = live.names
     if live.game.phase == "select":
-        return f"{names[action['player']]} has chosen 3 keshis (shown when everyone has)"
-    reveals = [f"{p['name']}: {' + '.join(p['selected'])}" for p in live.game.to_dict()["players"]]
-    return "Everyone reveals — " + "; ".join(reveals)
+        return Msg("{player} has chosen 3 keshis (shown when everyone has)", player=names[action["player"]])
+    reveals = [Msg("{player}: {keshis}", player=p["name"], keshis=_keshis(p["selected"]))
+               for p in live.game.to_dict()["players"]]
+    return Msg("Everyone reveals — {reveals}", reveals=_joined(reveals, "; "))
 
 
 def _scores(game: Game) -> list[dict[str, int]]:

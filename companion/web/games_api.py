@@ -14,6 +14,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import KeshiError
+from companion.i18n import Msg
 from companion.rules import ActionFormatError, LogError, RuleError, SetupError
 from companion.tower.service import TowerBusyError
 from companion.web import access, engine, kinds
@@ -54,11 +55,11 @@ def json_body() -> dict[str, Any]:
     """The request's JSON object; ``BadRequest`` (400) if it is not one."""
     body = request.get_json(silent=True)
     if body is None and request.get_data():
-        raise BadRequest("the request body is not valid JSON")
+        raise BadRequest(Msg("the request body is not valid JSON"))
     if body is None:
         return {}
     if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object")
+        raise BadRequest(Msg("the request body must be a JSON object"))
     return body
 
 
@@ -74,7 +75,7 @@ def view_of(live: LiveGame) -> dict[str, Any]:
 def _idempotency_key(body: dict[str, Any]) -> str | None:
     key = request.headers.get("Idempotency-Key") or body.get("idempotency_key")
     if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 100):
-        raise BadRequest("the idempotency key must be a string of 1 to 100 characters")
+        raise BadRequest(Msg("the idempotency key must be a string of 1 to 100 characters"))
     return key
 
 
@@ -118,7 +119,7 @@ def get_pin(game_id: str) -> ResponseReturnValue:
     the host can always show it again even after closing the browser that created the game."""
     live = service().get(game_id)
     if not (access.is_seated(game_id, live.pin) or request.remote_addr in LOOPBACK):
-        raise access.AccessDenied("the PIN is shown on seated phones and on the companion's own screen")
+        raise access.AccessDenied(Msg("the PIN is shown on seated phones and on the companion's own screen"))
     return jsonify(pin=live.pin)
 
 
@@ -130,7 +131,7 @@ def post_action(game_id: str) -> ResponseReturnValue:
     access.require_seat(game_id, live.pin)
     body = json_body()
     if "action" not in body:
-        raise BadRequest("the body needs an 'action' object (the engine's JSON form)")
+        raise BadRequest(Msg("the body needs an 'action' object (the engine's JSON form)"))
     outcome = service().act(game_id, body["action"], body.get("version"), _idempotency_key(body), body.get("by"))
     return outcome_response(outcome, live)
 
@@ -203,15 +204,15 @@ def import_log() -> ResponseReturnValue:
     """A new game from an uploaded log (raw body or the form's ``log`` file); 413 above the limit."""
     limit = int(current_app.config.get("IMPORT_MAX_BYTES", DEFAULT_IMPORT_MAX_BYTES))
     if request.content_length is not None and request.content_length > limit:
-        return jsonify(error=f"the log is larger than the {limit // 1024} KiB import limit"), 413
+        return jsonify(error=str(Msg("the log is larger than the {kib} KiB import limit", kib=limit // 1024))), 413
     upload = request.files.get("log")
     raw = upload.read(limit + 1) if upload else request.get_data()
     if len(raw) > limit:
-        return jsonify(error=f"the log is larger than the {limit // 1024} KiB import limit"), 413
+        return jsonify(error=str(Msg("the log is larger than the {kib} KiB import limit", kib=limit // 1024))), 413
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadRequest("the log is not UTF-8 text") from None
+        raise BadRequest(Msg("the log is not UTF-8 text")) from None
     live = service().import_log(text, source=upload.filename if upload and upload.filename else "upload")
     access.seat(live.id)
     return jsonify(id=live.id, pin=live.pin, view=view_of(live)), 201

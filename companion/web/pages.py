@@ -12,6 +12,8 @@ import segno
 from flask import Blueprint, current_app, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
+from companion.i18n import Msg
+from companion.rules.expansion_setup import EXPANSION_NAMES
 from companion.web import access, engine, kinds, lan
 from companion.web.games import GameNotFound, GameService
 from companion.web.palette import palette_for_templates
@@ -19,15 +21,18 @@ from companion.web.palette import palette_for_templates
 bp = Blueprint("pages", __name__)
 
 #: One line per expansion module for the setup wizard (names from the engine; rules EN:L1420-1570).
-EXPANSION_HELP: list[dict[str, object]] = [
-    {**module, "help": help_text} for module, help_text in zip(engine.expansion_list(), (
-        "12 tiles cover the bonus spaces between the staircases with new line bonuses.",
-        "Escort the Sultan (1 date less per scroll) or the Imam (1 goods keshi less per luxury good).",
-        "The exchange offices' other sides: each trade also gives a date, a step or a point.",
-        "The audience discs' purple side: one section with 0 and one with 4 spectators.",
-        "Desert towns: a 4th caravan space per upper Sahara path, +4 points, claimed with yellow + orange + purple.",
-    ), strict=True)
-]
+EXPANSION_HELP: dict[int, Msg] = dict(zip(EXPANSION_NAMES, (
+    Msg("12 tiles cover the bonus spaces between the staircases with new line bonuses."),
+    Msg("Escort the Sultan (1 date less per scroll) or the Imam (1 goods keshi less per luxury good)."),
+    Msg("The exchange offices' other sides: each trade also gives a date, a step or a point."),
+    Msg("The audience discs' purple side: one section with 0 and one with 4 spectators."),
+    Msg("Desert towns: a 4th caravan space per upper Sahara path, +4 points, claimed with yellow + orange + purple."),
+), strict=True))
+
+
+def expansion_lines() -> list[dict[str, object]]:
+    """The wizard's expansion modules (number, name, what it changes) in the page's language."""
+    return [{"number": n, "name": str(name), "help": str(EXPANSION_HELP[n])} for n, name in EXPANSION_NAMES.items()]
 
 
 def _games() -> GameService:
@@ -43,8 +48,9 @@ def index() -> ResponseReturnValue:
     The games this browser is seated at show their table PIN, so a host who lost the game page
     finds it again here.
     """
-    games = [{**g, "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created_at"]))}
-             for g in _games().summaries()]
+    games = [{**g, "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created_at"])),
+              "variant": str(engine.variant_say(g["edition"], g["expansions"])) if g["kind"] == kinds.MARRAKESH
+              else g["variant"]} for g in _games().summaries()]
     return render_template("index.html", games=games, pins=_seated_pins())
 
 
@@ -62,8 +68,9 @@ def _seated_pins() -> dict[str, str]:
 def new_game() -> ResponseReturnValue:
     """The setup wizard: which game, players, then Marrakesh's edition, tower layer and draws, or the
     other game's own options."""
-    return render_template("setup.html", palette=palette_for_templates(), editions=engine.EDITION_NAMES,
-                           expansions=EXPANSION_HELP, games=kinds.wizard_games())
+    editions = {key: str(name) for key, name in engine.EDITION_SAY.items()}
+    return render_template("setup.html", palette=palette_for_templates(), editions=editions,
+                           expansions=expansion_lines(), games=kinds.wizard_games())
 
 
 @bp.get("/games/<game_id>")
@@ -84,7 +91,7 @@ def game(game_id: str) -> ResponseReturnValue:
         return render_template("table_game.html", live=live, game_name=kinds.game_name(live.kind), seated=seated,
                                pin=live.pin if seated else None, join_url=join_url, qr_svg=qr_svg)
     state = live.game.to_dict()
-    variant = engine.variant_text(state["edition"], state["expansions"])
+    variant = str(engine.variant_say(state["edition"], state["expansions"]))  # in the page's language
     return render_template("game.html", live=live, variant=variant, seated=seated, pin=live.pin if seated else None,
                            join_url=join_url, qr_svg=qr_svg, palette=palette_for_templates())
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.errors import KeshiError
 from companion.events import EventBus
+from companion.i18n import Msg
 from companion.tower.record import load_toss
 from companion.tower.service import TowerService
 from companion.web import snapshots
@@ -125,7 +126,7 @@ class TowerLink:
             inside = live.game.s.tower_inside
             held = {c: max(0, n - pieces.get(c, 0)) for c, n in inside.items()}
             if not tower.claim(toss_id, pieces, context, held):
-                raise TowerRefusal(game_id, "The tower had already settled: type what fell out, or toss again")
+                raise TowerRefusal(game_id, Msg("The tower had already settled: type what fell out, or toss again"))
             self.expect(toss_id, game_id)
             return toss_id
 

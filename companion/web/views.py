@@ -139,12 +139,14 @@ def undo_view(live: LiveGame) -> dict[str, Any]:
     """What the Undo button would take back, in player words, or why it cannot now."""
     game = live.game
     refusal = live.undo_refusal(None)
+    said = live.undo_refusal_say(None)
+    reason_say = said.to_json() if said is not None else None
     if not game.log:
-        return {"available": False, "label": None, "reason": refusal}
+        return {"available": False, "label": None, "reason": refusal, "reason_say": reason_say}
     last = engine.to_json(game.log[-1])
     secret = last["type"] == "select" and game.phase == "select"
     return {"available": refusal is None, "label": engine.taken_back_text(last, live.names, secret),
-            "reason": refusal}
+            "reason": refusal, "reason_say": reason_say}
 
 
 def undo_say(live: LiveGame) -> dict[str, Any] | None:

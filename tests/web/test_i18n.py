@@ -279,3 +279,126 @@ def test_a_wrong_pin_and_a_missing_csrf_token_are_refused_in_german(table: Table
     no_token = fresh.post(f"/api/games/{table.game_id}/join", json={"pin": "not a pin"},
                           headers={**GERMAN, "X-CSRF-Token": ""})
     assert "CSRF-Token fehlt" in no_token.get_json()["error"]
+
+
+# --- the board profile's key catalogue and the engine's setup and action-format errors ------------
+
+#: One key of every family in the board-profile catalogue (the test below fails when a family has none).
+PROFILE_SAMPLES = [
+    "river.space.4", "river.jetty.2", "river.crocodile", "palace.segment_starts", "mosque.segment_starts",
+    "palace.segment4_start", "mosque.segment4_start", "palace.final_step", "mosque.final_step", "line.2.3",
+    "line.2.3.spaces", "line.2.3.fixed", "stair_tile.7.B", "palace.sultan_step", "mosque.imam_step",
+    "square.position.river_step", "disc.section.3", "disc.purple.section.5", "workshop.1.price",
+    "workshop.2.points", "gate_space.6", "sahara.cost.right.2", "storage.4", "storage.reverse.2", "office.3.purple",
+    "office.2.new.orange", "luxury.9.cost", "luxury.9.reward", "luxury.9.type", "provision.5.demand",
+    "provision.5.points", "scroll.12.colour", "scroll.12.goods", "oasis.8.colours", "oasis.8.points",
+    "oasis.8.colour", "oasis.8.luxury", "oasis.8.resource",
+]
+
+
+def test_every_board_profile_key_has_its_german_title_and_description() -> None:
+    from companion.web.board_profile_keys import SPECS, check_value, info, spec_of
+
+    families = {key: spec_of(key) for key in PROFILE_SAMPLES}
+    assert all(families.values()), "every sample is a known key"
+    found = {family[0].pattern for family in families.values() if family}
+    assert {spec.pattern for spec in SPECS} <= found, "a catalogue family has no sample key here"
+    catalog = js_catalog("de")
+    shown: list[str] = []
+    for key, family in families.items():
+        assert family is not None
+        spec, match = family
+        messages = [spec.title(match), spec.where(match), *spec.parts]
+        for message in messages:  # each text (and each word in it) has a German entry
+            assert not message_ids(message.to_json()) - set(catalog), (key, message.english())
+        with use_locale("de"):
+            german = info(key)
+            refusal = check_value(key, "not a value")
+        assert german.title != info(key).title and german.where != info(key).where and refusal, key
+        shown += [german.title, german.where, *german.parts, refusal]
+    assert untranslated("\n".join(shown)) == []  # no English phrase left in any of them (one scan: it is slow)
+    with use_locale("de"):
+        where = info("disc.section.0").where
+    assert "Abschnitt 0" in where and "im Uhrzeigersinn" in where and "Ringposition" in where  # the same numbering
+
+
+def test_the_board_profile_data_in_german_has_no_english_left(table: Table) -> None:
+    """The profile page draws its list from the API: every title, description and part label in German."""
+    put = table.client.put("/api/board-profile/essential/values/oasis.4.points", json={"value": 3},
+                           headers={"X-CSRF-Token": table.csrf})
+    assert put.status_code == 200, put.get_json()
+
+    def texts(headers: dict[str, str]) -> str:
+        entries = table.client.get("/api/board-profile?edition=essential", headers=headers).get_json()["entries"]
+        assert len(entries) > 40
+        return "\n".join(part for e in entries for part in (e["title"], e["where"], *e["parts"]))
+
+    german = texts(GERMAN)
+    assert untranslated(german) == [], untranslated(german)
+    assert "Oase 4: Punkte" in german and "Zuschauer-Scheibe" in german
+    assert untranslated(texts({})), "the scan must see the English texts"
+    refused = table.client.put("/api/board-profile/essential/values/oasis.4.points", json={"value": 9},
+                               headers={"X-CSRF-Token": table.csrf, **GERMAN})
+    assert refused.status_code == 400 and refused.get_json()["error"] == "Oase 4: Punkte: 9 ist kein möglicher Wert"
+    values = {"square.position.water": 1, "square.position.goods": 1, "oasis.4.points": 0}
+    clash = {"format": "keshi-board-profile", "version": 1, "edition": "essential", "values": values}
+    imported = table.post("/api/board-profile/import", clash, **GERMAN)
+    assert imported.status_code == 400 and imported.get_json()["error"] == (
+        "Oase 4: Punkte: 0 ist kein möglicher Wert (und 1 weiteres Problem)"), imported.get_json()
+    del values["oasis.4.points"]
+    imported = table.post("/api/board-profile/import", clash, **GERMAN)
+    assert imported.get_json()["error"] == ("Großer Platz: Ringposition 1 kann nicht zugleich das Feld „Ware“ und "
+                                            "das Feld „Wasser“ sein"), imported.get_json()
+    source_words = ("answered in a game", "edited here", "imported", "from the rulebook",
+                    "not known yet: set it now, or it is asked in play")
+    assert all(js_catalog("de").get(word) for word in source_words)  # profile.js shows where a value came from
+
+
+def test_a_setup_error_comes_back_in_german_and_creates_no_game(table: Table) -> None:
+    before = table.client.get("/api/games").get_json()["games"]
+    body = {"players": [{"name": "Sarah"}, {"name": "Jan"}], "seed": 1, "draws": {"river_tiles": [3, 1, 5]}}
+    response = table.post("/api/games", body, **GERMAN)
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error.startswith("Fluss-Plättchen 3 gehört nicht zu Durchgang 1") and untranslated(error) == [], error
+    assert table.client.get("/api/games").get_json()["games"] == before
+    english = table.post("/api/games", body).get_json()["error"]
+    assert english.startswith("river tile 3 does not belong to season 1"), english
+
+
+@pytest.mark.parametrize("bad, german, english", [
+    ({"type": "release", "counts": {"green": -1}}, "Hellgrün muss eine ganze Zahl >= 0 sein, nicht -1",
+     "release count for green must be a whole number >= 0, not -1"),
+    ({"type": "claim", "player": "Sarah", "colours": ["green"]}, "das Feld 'player' hat den falschen Typ: 'Sarah'",
+     "claim action field 'player' has the wrong type: 'Sarah'"),
+])
+def test_an_action_format_error_comes_back_in_german_and_changes_nothing(
+        table: Table, bad: dict[str, Any], german: str, english: str) -> None:
+    before = table.view()
+    response = table.client.post(f"/api/games/{table.game_id}/actions", json={"action": bad,
+                                 "version": before["version"]}, headers={"X-CSRF-Token": table.csrf, **GERMAN})
+    error = response.get_json()["error"]
+    assert response.status_code in (400, 422) and german in error and untranslated(error) == [], error
+    assert table.view() == before
+    assert english in table.act(bad, before["version"]).get_json()["error"]
+
+
+@pytest.mark.parametrize("options, english", [
+    ({"draws": {"workshops": [["green"] * 8] * 4}}, "workshops hold 32 green gates; the bag has"),
+    ({"draws": {"disc_orientation": [9, 0]}}, "disc_orientation must give each player a section 0-7: [9, 0]"),
+    ({"draws": {"exchange_offices": [1, 1, 2]}}, "exchange_offices must list 3 distinct values from"),
+    ({"draws": {"moon": 1}}, "unknown setup draws ['moon']; expected some of river_tiles, exchange_offices"),
+    ({"expansions": [6]}, "unknown expansion 6; the expansions are 1 (staircase tiles), 2 (Imam & Sultan)"),
+    ({"expansions": [1], "draws": {"staircase_tiles": [[1, "A"]]}}, "staircase_tiles must list 12 distinct"),
+    ({"table_draws": True}, "with table draws the table must enter: river_tiles, exchange_offices"),
+    ({"edition": "chess"}, "unknown edition 'chess'; known: essential, classic"),
+])
+def test_every_kind_of_setup_error_has_its_german(options: dict[str, Any], english: str) -> None:
+    from companion.rules import SetupError
+
+    with pytest.raises(SetupError) as caught:
+        Game.new(SetupOptions(players=["Sarah", "Jan"], seed=1, **options))
+    assert str(caught.value).startswith(english)
+    with use_locale("de"):
+        german = str(caught.value)
+    assert german != str(caught.value) and untranslated(german) == [], german

@@ -137,7 +137,8 @@ def test_a_second_toss_is_refused_while_the_tower_tumbles_and_while_its_result_w
 def test_undo_after_confirming_brings_the_result_back_not_a_new_toss(app: Flask, table: Table) -> None:
     view = toss_and_wait(table, advance_to(table, "toss"))
     result = view["tower_result"]
-    assert view["undo"] == {"available": False, "label": view["undo"]["label"], "reason": IN_THE_TRAY}
+    assert view["undo"] == {"available": False, "label": view["undo"]["label"], "reason": IN_THE_TRAY,
+                            "reason_say": {"text": IN_THE_TRAY, "params": {}}}  # the reason in the phone's language
     refused = table.post(f"/api/games/{table.game_id}/undo", {"version": view["version"]})
     assert refused.status_code == 409 and refused.get_json()["error"] == IN_THE_TRAY
     detected = non_zero(result["counts"])

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any, Protocol, cast
 
 from companion.errors import KeshiError
+from companion.i18n import Msg
 
 MARRAKESH = "marrakesh"
 #: Adapter modules of the table games, by game key (a module not present yet is left out).
@@ -103,8 +104,19 @@ def wizard_games() -> list[dict[str, Any]]:
                                   "options": []}]
     for key, game in table_games().items():
         out.append({"key": key, "name": game.NAME, "players": list(game.PLAYERS),
-                    "options": list(getattr(game, "OPTIONS", []))})
+                    "options": [_in_words(option) for option in getattr(game, "OPTIONS", [])]})
     return out
+
+
+def _in_words(value: Any) -> Any:
+    """A wizard field with its words (``Msg``: label, help, a choice's label) rendered in the reader's language."""
+    if isinstance(value, Msg):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _in_words(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_in_words(item) for item in value]
+    return value
 
 
 def kind_of_log(text: str) -> str:

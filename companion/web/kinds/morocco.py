@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.i18n import Msg
 from companion.morocco import Game, RuleError, SetupError, SetupOptions, action_from_dict, action_to_dict, board
 from companion.morocco import log as morocco_log
 from companion.morocco.setup import OVERFLOW_KEY, PROFILE_OPTIONS
@@ -19,11 +20,11 @@ NAME = "Morocco"
 PLAYERS: tuple[int, int] = (2, 5)
 #: The setup wizard's Morocco fields (docs/games.md): who starts, and draws entered from the table.
 OPTIONS: list[dict[str, Any]] = [
-    {"key": "start_player", "label": "Start player (the one who most recently travelled to Morocco)",
-     "kind": "seat", "help": "Leave it to the companion to draw one."},
-    {"key": "draws", "label": "Cubes and juice sellers laid out at the table (JSON, optional)", "kind": "json",
-     "help": 'Any of "rows", "columns", "rooftop" (5 cube colours each) and "juice" (6 rows of 6 values); '
-             "the companion draws the rest. See docs/morocco.md."},
+    {"key": "start_player", "label": Msg("Start player (the one who most recently travelled to Morocco)"),
+     "kind": "seat", "help": Msg("Leave it to the companion to draw one.")},
+    {"key": "draws", "label": Msg("Cubes and juice sellers laid out at the table (JSON, optional)"), "kind": "json",
+     "help": Msg('Any of "rows", "columns", "rooftop" (5 cube colours each) and "juice" (6 rows of 6 values); '
+                 "the companion draws the rest. See docs/morocco.md.")},
 ]
 #: Printed values the engine may ask (remembered per table): the overflow arrow's worth.
 PROFILE: dict[str, tuple[Any, ...]] = dict(PROFILE_OPTIONS)
@@ -37,6 +38,12 @@ CATEGORIES = {"first_place": "1st places", "second_place": "2nd places", "third_
 WORKER_WORDS = {"assistant": "Assistant", "bodyguard": "Bodyguard (counts two)", "tourist": "Tourist",
                 "cousins": "Cousins (two assistants)"}
 _SPACE_WORDS = ("top-left", "top-right", "bottom-left", "bottom-right")
+#: The same words as messages the page renders in its language (``say``: the view is shared by every phone).
+PHASE_SAY = {key: Msg(text) for key, text in PHASES.items()}
+CATEGORY_SAY = {key: Msg(text) for key, text in CATEGORIES.items()}
+WORKER_SAY = {key: Msg(text) for key, text in WORKER_WORDS.items()}
+GROUP_SAY = {group: Msg(group) for group in ("The market die shows", "Move the rooftop pawn", "Place a worker", "Turn",
+                                             "Gold", "Answer", "Choose")}
 _DIRECTION_WORDS = {"up": "up", "down": "down", "left": "left", "right": "right"}
 
 
@@ -156,28 +163,64 @@ def action_words(game: Game, data: dict[str, Any]) -> tuple[str, list[str], str]
 
 
 def choices(game: Game) -> dict[str, Any]:
-    """Who must act, the question in player words and every legal action as a button (with its path)."""
+    """Who must act, the question in player words and every legal action as a button (with its path).
+
+    The words this adapter chooses itself come as messages too (``prompt_say``, an option's ``group_say``
+    and ``path_say``); the engine's own texts (a question's prompt, the end reason) stay English.
+    """
     if game.finished:
         return {"actor": None, "prompt": f"The game is over: {game.s.end_reason}.", "options": []}
     actor = game.to_move
     pending = game.pending
+    said: Msg | None = None
     if pending is not None:
         prompt = str(pending["prompt"])
-    elif game.phase == "roll":
-        prompt = f"{game.name(int(str(actor)))}: roll the market die — what does it show?"
-    elif game.phase == "scout":
-        prompt = f"{game.name(int(str(actor)))}: move the rooftop pawn to scout stalls"
     else:
-        seat = int(str(actor))
-        name = game.name(seat)
-        prompt = (f"{name}: spend gold or end the turn" if game.s.placed
-                  else f"{name}: place a worker" + ("" if game.can_place(seat) else " — none can be placed"))
+        name = game.name(int(str(actor)))
+        if game.phase == "roll":
+            said = Msg("{player}: roll the market die — what does it show?", player=name)
+        elif game.phase == "scout":
+            said = Msg("{player}: move the rooftop pawn to scout stalls", player=name)
+        elif game.s.placed:
+            said = Msg("{player}: spend gold or end the turn", player=name)
+        elif game.can_place(int(str(actor))):
+            said = Msg("{player}: place a worker", player=name)
+        else:
+            said = Msg("{player}: place a worker — none can be placed", player=name)
+        prompt = said.english()
     options = []
     for action in game.legal_actions():
         data = action_to_dict(action)
         label, path, group = action_words(game, data)
-        options.append({"label": label[0].upper() + label[1:], "group": group, "path": path, "action": data})
-    return {"actor": actor, "prompt": prompt, "options": options}
+        option: dict[str, Any] = {"label": label[0].upper() + label[1:], "group": group, "path": path, "action": data}
+        path_say = _path_say(data, path)
+        if path_say is not None:
+            option["path_say"] = [step.to_json() for step in path_say]
+        if group in GROUP_SAY:
+            option["group_say"] = GROUP_SAY[group].to_json()
+        options.append(option)
+    out: dict[str, Any] = {"actor": actor, "prompt": prompt, "options": options}
+    if said is not None:
+        out["prompt_say"] = said.to_json()
+    return out
+
+
+def _path_say(data: dict[str, Any], path: list[str]) -> list[Msg] | None:
+    """An option's tap path as messages where every step is this adapter's own words (else None: English)."""
+    kind = data["type"]
+    if kind == "roll":
+        return [Msg("Wild (each picks a cube)") if data["face"] == board.WILD else Msg(str(data["face"]).capitalize())]
+    if kind == "place" and len(path) == 3:
+        space = _index(data["space"])
+        r, c = board.stall_row_col(board.stall_of(space))
+        y, x = divmod(space, board.SPACES_PER_SIDE)
+        return [WORKER_SAY[data["worker"]], Msg("Row {row}, column {column}", row=r + 1, column=c + 1),
+                Msg("{space} space", space=Msg(_SPACE_WORDS[(y % 2) * 2 + x % 2].capitalize()))]
+    if kind == "pass":
+        return [Msg("Pass (no worker can be placed)")]
+    if kind == "end_turn":
+        return [Msg("End the turn")]
+    return None
 
 
 def describe(before: Game, action: dict[str, Any]) -> str:
@@ -207,6 +250,36 @@ def describe(before: Game, action: dict[str, Any]) -> str:
     return f"{who} chooses {option} (“{pending.get('prompt', '')}”)"
 
 
+def describe_say(before: Game, action: dict[str, Any]) -> Msg | None:
+    """``describe`` as a message the page renders in its language, for the lines this adapter words
+    itself (a roll, a scout, a plain placement, a pass, the end of a turn); None for the rest (English)."""
+    kind = action["type"]
+    if kind == "answer":
+        return None
+    who = before.name(int(action["player"]))
+    if kind == "roll":
+        return Msg("{player} rolls the market die: {face}", player=who, face=Msg(str(action["face"])))
+    if kind == "scout":
+        space = int(action["space"])
+        left, right = board.rooftop_neighbours(space)
+        return Msg("{player} moves the rooftop pawn to space {n}: take {a} + {b}", player=who, n=space,
+                   a=Msg(before.s.rooftop[left - 1]), b=Msg(before.s.rooftop[right - 1]))
+    if kind == "place" and not action.get("extra") and not action.get("second"):
+        space = _index(action["space"])
+        stall = board.stall_of(space)
+        r, c = board.stall_row_col(stall)
+        y, x = divmod(space, board.SPACES_PER_SIDE)
+        row, column = before.cost(stall)
+        return Msg("{player} places {worker} in the {space} space of the stall in row {row}, column {column} "
+                   "(pays {a} + {b})", player=who, worker=Msg(board.a_worker(action["worker"])),
+                   space=Msg(_SPACE_WORDS[(y % 2) * 2 + x % 2]), row=r + 1, column=c + 1, a=Msg(row), b=Msg(column))
+    if kind == "pass":
+        return Msg("{player} cannot place a worker and passes", player=who)
+    if kind == "end_turn":
+        return Msg("{player} ends the turn", player=who)
+    return None
+
+
 # -- the board -----------------------------------------------------------------------------------
 def board_view(game: Game) -> dict[str, Any]:
     """Everything the screen draws; juice values stay hidden (face down) until the final scoring."""
@@ -227,6 +300,8 @@ def board_view(game: Game) -> dict[str, Any]:
         players.append({
             "seat": seat, "name": p.name, "score": p.score,
             "breakdown": {CATEGORIES.get(k, k.replace("_", " ").capitalize()): v for k, v in p.breakdown.items() if v},
+            "breakdown_say": {CATEGORIES[k]: CATEGORY_SAY[k].to_json() for k, v in p.breakdown.items()
+                              if v and k in CATEGORIES},
             "cubes": dict(p.cubes), "gold": p.gold, "assistants": p.assistants, "bodyguards": p.bodyguards,
             "quarters": p.quarters, "tourists": p.tourists, "cousins": p.cousins, "market_tiles": p.market_tiles,
             "juice_tokens": len(p.juice), "juice_points": sum(p.juice) if s.finished else None,
@@ -234,6 +309,7 @@ def board_view(game: Game) -> dict[str, Any]:
         })
     return {
         "round": s.round, "phase": PHASES.get(s.phase, s.phase), "final_round": s.final_round,
+        "phase_say": PHASE_SAY[s.phase].to_json() if s.phase in PHASE_SAY else None,
         "end_reason": s.end_reason, "rows": list(s.rows), "columns": list(s.columns), "rooftop": list(s.rooftop),
         "pawn": s.pawn, "stalls": stalls, "juice": list(s.juice), "gold_supply": s.gold_supply,
         "empty_tiles": s.empty_tiles, "open_stalls": s.open_stalls(), "players": players,

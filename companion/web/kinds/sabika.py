@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.i18n import Msg
 from companion.sabika import Game, SetupOptions
 from companion.sabika import log as sabika_log
 from companion.sabika.actions import Action, Answer, Choose, Rest, Work, action_from_dict, action_to_dict
@@ -57,9 +58,10 @@ LONG_LIST_GROUPS = {"work": "Your Workers", "rest": "Your Workers", "choose": "O
 
 #: The setup wizard's Sabika field (docs/sabika.md): the advanced mode's Events.
 OPTIONS: list[dict[str, Any]] = [
-    {"key": "advanced", "label": "Mode", "kind": "choice",
-     "help": "The advanced mode adds 3 Event Tiles (L1120-1186): the companion draws them.",
-     "choices": [{"value": False, "label": "Basic game"}, {"value": True, "label": "Advanced mode: 3 Events"}]},
+    {"key": "advanced", "label": Msg("Mode"), "kind": "choice",
+     "help": Msg("The advanced mode adds 3 Event Tiles (L1120-1186): the companion draws them."),
+     "choices": [{"value": False, "label": Msg("Basic game")},
+                 {"value": True, "label": Msg("Advanced mode: 3 Events")}]},
 ]
 #: A broken rule (the service answers 422 with its message, which names the rule and the player).
 RULE_ERROR = RuleError

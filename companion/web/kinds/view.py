@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from companion.i18n import Msg
 from companion.web import views
-from companion.web.games import LiveGame
+from companion.web.games import AT_THE_START, LiveGame
 from companion.web.kinds import MARRAKESH, adapter
 
 
@@ -63,5 +64,6 @@ def undo_view(live: LiveGame) -> dict[str, Any]:
     """What Undo would take back, in player words (the log line of the last action), or why not."""
     game = live.game
     if not game.log:
-        return {"available": False, "label": None, "reason": "Nothing to take back: the game is at its start"}
+        return {"available": False, "label": None, "reason": AT_THE_START,
+                "reason_say": Msg(AT_THE_START).to_json()}  # the page says it in its language
     return {"available": True, "label": live.last_label or "the last action", "reason": None}

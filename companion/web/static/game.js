@@ -721,7 +721,7 @@
 
   // A log line in the page's language: an action from the action itself, anything else as the server wrote it.
   function logText(data, fallback) {
-    return data.action ? actionText(data.action, data.label || fallback) : data.label || fallback;
+    return data.say ? Keshi.say(data.say) : data.action ? actionText(data.action, data.label || fallback) : data.label || fallback;
   }
   function addLog(id, label, prepend) {
     if (seenLog.has(id)) { return; }
@@ -803,7 +803,7 @@
       if (event.data.log !== false) { addLog(event.id, logText(event.data, event.kind), true); }
       showScoring(event);
       // a notice is for the latest event only (a reconnect's replayed burst carries the view on its last)
-      if (event.view && (event.kind === "undo" || event.kind === "toss.failed")) { notice(event.data.label); }
+      if (event.view && (event.kind === "undo" || event.kind === "toss.failed")) { notice(event.data.say ? Keshi.say(event.data.say) : event.data.label); }
       if (event.view) { apply(event.view); }
     });
     stream.addEventListener("tower", function (m) { heard(); onTower(JSON.parse(m.data)); });
@@ -844,7 +844,10 @@
   if (undo) {
     undo.addEventListener("click", function () {
       const state = undoState();
-      if (!state.available) { say(state.reason || t("Nothing to take back now."), "#undo"); return; }
+      if (!state.available) {
+        say(state.reason_say ? Keshi.say(state.reason_say) : state.reason || t("Nothing to take back now."), "#undo");
+        return;
+      }
       if (window.confirm(t("Take back {what}?", {what: undoWhat(state)}))) { send("/undo", {by: mySeat()}, "#undo"); }
     });
   }
@@ -856,12 +859,12 @@
       return r.json();
     }).then(function (first) {
       connection(true);
-      (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, h.label, true); });
       if (roleSelect) {
         first.names.forEach(function (n, i) { roleSelect.insertAdjacentHTML("beforeend", '<option value="' + i + '">' + esc(n) + "</option>"); });
         roleSelect.value = role() || "";
       }
-      view = first;
+      view = first;  // before the log: its lines name the players from the view
+      (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, logText(h, h.label), true); });
       lastEventId = first.event_id;
       renderWho();
       render();

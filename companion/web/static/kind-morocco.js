@@ -6,60 +6,67 @@
   "use strict";
   const CUBES = {green: "#3aa65a", orange: "#e88a2a", brown: "#8b5a2b", blue: "#3b7bd8", white: "#eeeeee"};
   const WORKER_MARK = {assistant: "A", bodyguard: "B", tourist: "T"};
-  const WORKER_NAME = {assistant: "assistant", bodyguard: "bodyguard (counts two)", tourist: "tourist"};
+  const t = Keshi.t;
+  const WORKER_NAME = {assistant: t("assistant"), bodyguard: t("bodyguard (counts two)"), tourist: t("tourist")};
+  const CUBE_NAME = {green: t("green"), orange: t("orange"), brown: t("brown"), blue: t("blue"), white: t("white")};
   const ARROWS = {up: "↑", down: "↓", left: "←", right: "→"};
-  const SPACE = ["top-left", "top-right", "bottom-left", "bottom-right"];
+  const DIRECTION = {up: Keshi.t("up"), down: Keshi.t("down"), left: Keshi.t("left"), right: Keshi.t("right")};
+  const SPACE = [t("top-left"), t("top-right"), t("bottom-left"), t("bottom-right")];
   const esc = Keshi.esc;
 
+  function cubeName(colour) { return CUBE_NAME[colour] || colour; }
   function cube(colour, count) {
-    return '<span class="mor-cube" title="' + esc(colour) + '"><i style="background:' + (CUBES[colour] || "#666") +
-      '"></i>' + (count !== undefined ? "<b>" + count + "</b> " : "") + esc(colour) + "</span>";
+    return '<span class="mor-cube" title="' + esc(cubeName(colour)) + '"><i style="background:' + (CUBES[colour] || "#666") +
+      '"></i>' + (count !== undefined ? "<b>" + count + "</b> " : "") + esc(cubeName(colour)) + "</span>";
   }
   function family(p, names, mine) {
     const cubes = Object.keys(p.cubes).filter(function (c) { return p.cubes[c] > 0; })
-      .map(function (c) { return cube(c, p.cubes[c]); }).join(" ") || '<span class="muted">no cubes</span>';
-    const juice = p.juice_points === null ? p.juice_tokens + " juice seller" + (p.juice_tokens === 1 ? "" : "s") + " (face down)" :
-      p.juice_tokens + " juice sellers = " + p.juice_points + " VP";
-    const breakdown = Object.keys(p.breakdown).map(function (k) { return esc(k) + " " + p.breakdown[k]; }).join(" · ");
+      .map(function (c) { return cube(c, p.cubes[c]); }).join(" ") || '<span class="muted">' + esc(t("no cubes")) + "</span>";
+    const juice = p.juice_points === null ? t("{n} juice seller(s) (face down)", {n: p.juice_tokens}) :
+      t("{n} juice seller(s) = {points} VP", {n: p.juice_tokens, points: p.juice_points});
+    const words = p.breakdown_say || {};
+    const breakdown = Object.keys(p.breakdown).map(function (k) {
+      return esc(words[k] ? Keshi.say(words[k]) : k) + " " + p.breakdown[k]; }).join(" · ");
     return '<div class="mor-family' + (mine ? " mine" : "") + '" data-seat="' + p.seat + '" style="border-color:' +
-      window.KeshiSeatColour(p.seat) + '"><h3>' + esc(p.name) + (mine ? " (you)" : "") + (p.start ? " · start player" : "") +
-      ' <span class="mor-score" data-score="' + p.score + '">' + p.score + " VP</span></h3>" +
+      window.KeshiSeatColour(p.seat) + '"><h3>' + esc(p.name) + (mine ? " " + esc(t("(you)")) : "") + (p.start ? " · " + esc(t("start player")) : "") +
+      ' <span class="mor-score" data-score="' + p.score + '">' + esc(t("{n} VP", {n: p.score})) + "</span></h3>" +
       '<p class="mor-cubes">' + cubes + "</p>" +
-      '<p class="small">Gold ' + p.gold + " · assistants " + p.assistants + " · bodyguards " + p.bodyguards +
-      " (+" + p.quarters + " in the quarters) · tourists " + p.tourists + " · cousins " + p.cousins +
-      " · market tiles " + p.market_tiles + " · " + juice + "</p>" +
+      '<p class="small">' + esc(t("Gold {gold} · assistants {assistants} · bodyguards {bodyguards} (+{quarters} in the quarters) · " +
+        "tourists {tourists} · cousins {cousins} · market tiles {tiles}", {gold: p.gold, assistants: p.assistants,
+        bodyguards: p.bodyguards, quarters: p.quarters, tourists: p.tourists, cousins: p.cousins, tiles: p.market_tiles})) +
+      " · " + esc(juice) + "</p>" +
       (breakdown ? '<p class="small muted">' + breakdown + "</p>" : "") + "</div>";
   }
   function stall(s, names) {
-    const where = "Row " + s.row + ", column " + s.column;
+    const where = t("Row {row}, column {column}", {row: s.row, column: s.column});
     if (s.tile !== null) {
       const owner = s.tile === "empty" ? null : s.tile;
-      const text = owner === null ? "empty" : esc(names[owner]);
-      return '<div class="mor-stall closed" title="' + where + ": closed, " + text + '" style="background:' +
+      const text = owner === null ? esc(t("empty")) : esc(names[owner]);
+      return '<div class="mor-stall closed" title="' + esc(t("{where}: closed, {owner}", {where: where, owner: owner === null ? t("empty") : names[owner]})) + '" style="background:' +
         (owner === null ? "#333" : window.KeshiSeatColour(owner)) + '"><span>' + text + "</span>" +
-        (s.arrow ? '<span class="mor-arrow" title="overflow arrow ' + s.arrow + '">' + ARROWS[s.arrow] + "</span>" : "") + "</div>";
+        (s.arrow ? '<span class="mor-arrow" title="' + esc(t("overflow arrow {arrow}", {arrow: DIRECTION[s.arrow] || s.arrow})) + '">' + ARROWS[s.arrow] + "</span>" : "") + "</div>";
     }
     const spaces = s.spaces.map(function (w, i) {
-      if (!w) { return '<span class="mor-space" title="' + where + " " + SPACE[i] + ': free"></span>'; }
-      return '<span class="mor-space taken" title="' + where + " " + SPACE[i] + ": " + esc(names[w.seat]) + "'s " +
-        WORKER_NAME[w.worker] + '" style="background:' + window.KeshiSeatColour(w.seat) + '">' + WORKER_MARK[w.worker] + "</span>";
+      if (!w) { return '<span class="mor-space" title="' + esc(t("{where} {space}: free", {where: where, space: SPACE[i]})) + '"></span>'; }
+      return '<span class="mor-space taken" title="' + esc(t("{where} {space}: {player}'s {worker}", {where: where, space: SPACE[i],
+        player: names[w.seat], worker: WORKER_NAME[w.worker]})) + '" style="background:' + window.KeshiSeatColour(w.seat) + '">' + WORKER_MARK[w.worker] + "</span>";
     }).join("");
-    const extra = s.overflow ? '<span class="mor-overflow" title="overflow arrows pointing here">+' + s.overflow + "</span>" : "";
-    return '<div class="mor-stall" title="' + where + '">' + spaces + extra + "</div>";
+    const extra = s.overflow ? '<span class="mor-overflow" title="' + esc(t("overflow arrows pointing here")) + '">+' + s.overflow + "</span>" : "";
+    return '<div class="mor-stall" title="' + esc(where) + '">' + spaces + extra + "</div>";
   }
   function market(board, names) {
     let html = '<div class="mor-market"><span></span>';
-    board.columns.forEach(function (c, i) { html += '<span class="mor-edge" title="column ' + (i + 1) + ": " + c + '"><i style="background:' + CUBES[c] + '"></i>' + (i + 1) + "</span>"; });
+    board.columns.forEach(function (c, i) { html += '<span class="mor-edge" title="' + esc(t("column {n}: {colour}", {n: i + 1, colour: cubeName(c)})) + '"><i style="background:' + CUBES[c] + '"></i>' + (i + 1) + "</span>"; });
     for (let r = 0; r < 5; r += 1) {
       const c = board.rows[r];
-      html += '<span class="mor-edge" title="row ' + (r + 1) + ": " + c + '"><i style="background:' + CUBES[c] + '"></i>' + (r + 1) + "</span>";
+      html += '<span class="mor-edge" title="' + esc(t("row {n}: {colour}", {n: r + 1, colour: cubeName(c)})) + '"><i style="background:' + CUBES[c] + '"></i>' + (r + 1) + "</span>";
       for (let col = 0; col < 5; col += 1) { html += stall(board.stalls[r * 5 + col], names); }
     }
     html += "</div>";
     const juice = board.juice.map(function (v, i) {
       if (!v) { return ""; }
       const cy = Math.floor(i / 6), cx = i % 6;
-      return '<span class="mor-juice" style="left:' + (cx * 20) + "%;top:" + (cy * 20) + '%" title="juice seller worth ' + v + ' VP">' + v + "</span>";
+      return '<span class="mor-juice" style="left:' + (cx * 20) + "%;top:" + (cy * 20) + '%" title="' + esc(t("juice seller worth {n} VP", {n: v})) + '">' + v + "</span>";
     }).join("");
     return html.replace('<div class="mor-market">', '<div class="mor-market"><div class="mor-juices">' + juice + "</div>");
   }
@@ -68,7 +75,7 @@
       const here = board.pawn === i + 1;
       return '<span class="mor-roof' + (here ? " pawn" : "") + '">' + (i + 1) + " " + cube(c) + (here ? " ♟" : "") + "</span>";
     }).join("");
-    return '<p class="mor-rooftop">Rooftop: ' + (board.pawn === 0 ? '<span class="mor-roof pawn">centre ♟</span>' : "") + spaces + "</p>";
+    return '<p class="mor-rooftop">' + esc(t("Rooftop:")) + " " + (board.pawn === 0 ? '<span class="mor-roof pawn">' + esc(t("centre")) + " ♟</span>" : "") + spaces + "</p>";
   }
 
   window.KeshiKinds = window.KeshiKinds || {};
@@ -77,8 +84,9 @@
       const order = board.players.slice().sort(function (a, b) { return (b.seat === mySeat) - (a.seat === mySeat); });
       el.innerHTML = '<div class="mor-families">' + order.map(function (p) { return family(p, names, p.seat === mySeat); }).join("") + "</div>" +
         rooftop(board) + market(board, names) +
-        '<p class="small muted">' + board.open_stalls + " stalls open · gold coins in the supply " + board.gold_supply +
-        " · empty stall tiles " + board.empty_tiles + (board.final_round ? " · <strong>final round</strong>" : "") +
+        '<p class="small muted">' + esc(t("{open} stalls open · gold coins in the supply {gold} · empty stall tiles {empty}",
+          {open: board.open_stalls, gold: board.gold_supply, empty: board.empty_tiles})) +
+        (board.final_round ? " · <strong>" + esc(t("final round")) + "</strong>" : "") +
         (board.end_reason ? " · " + esc(board.end_reason) : "") + "</p>";
     },
   };

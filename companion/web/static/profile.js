@@ -14,7 +14,9 @@
     ["disc", t("Audience disc")], ["workshop", t("City-gate workshops")], ["gate_space", t("City-gate spaces")],
     ["sahara", t("Sahara")], ["storage", t("Supply board")], ["office", t("Exchange offices")], ["luxury", t("Luxury goods")],
     ["provision", t("Provision tiles")], ["scroll", t("Scrolls")], ["oasis", t("Oases")]];
-  let sources = {};
+  // where a value came from (the API's `source`), in the page's language
+  const SOURCES = {answer: t("answered in a game"), edit: t("edited here"), import: t("imported"),
+    rulebook: t("from the rulebook"), missing: t("not known yet: set it now, or it is asked in play")};
   let open = null;  // the key whose editor is open (kept across redraws)
 
   function url(path) { return "/api/board-profile/" + encodeURIComponent(edition) + path; }
@@ -22,7 +24,6 @@
   function load() {
     return Keshi.api("GET", root.dataset.api + "?edition=" + encodeURIComponent(edition)).then(function (r) {
       if (!r.ok) { summary.textContent = r.data.error || t("The profile could not be loaded."); return; }
-      sources = r.data.sources;
       draw(r.data.entries);
     });
   }
@@ -32,7 +33,7 @@
       return '<li class="pf-entry" data-key="' + esc(e.key) + '"><button type="button" class="pf-open" aria-expanded="' +
         (open === e.key) + '"><span class="pf-title">' + esc(e.title) + '</span><span class="pf-value">' +
         (e.value === null ? "—" : esc(KeshiValueEditor.text(e.value))) + '</span><span class="pf-source">' +
-        esc(sources[e.source] || e.source) + '</span></button><div class="pf-edit"' + (open === e.key ? "" : " hidden") +
+        esc(SOURCES[e.source] || e.source) + '</span></button><div class="pf-edit"' + (open === e.key ? "" : " hidden") +
         "></div></li>";
     }).join("") + "</ul>";
   }

@@ -4,6 +4,10 @@
   "use strict";
   const colours = window.PLAYER_COLOURS;
   const games = window.GAMES;
+  const t = Keshi.t;
+  // The seat colours in the page's language (the values sent stay the English keys).
+  const COLOUR_WORDS = {blue: t("blue"), red: t("red"), green: t("green"), yellow: t("yellow"), purple: t("purple")};
+  function colourWord(name) { return COLOUR_WORDS[name] || name; }
   const playersBox = document.getElementById("players");
   const steps = {};
   document.querySelectorAll(".step").forEach(function (s) { steps[s.dataset.name] = s; });
@@ -22,10 +26,11 @@
     if (index >= maxPlayers()) { return; }
     const row = document.createElement("div");
     row.className = "player-row";
-    row.innerHTML = '<label class="field">Seat ' + (index + 1) + ' name <input class="player-name" maxlength="24" ' +
+    row.innerHTML = '<label class="field">' + Keshi.esc(t("Seat {n} name", {n: index + 1})) + ' <input class="player-name" maxlength="24" ' +
       'autocomplete="off" value="' + Keshi.esc(name || "") + '"></label>' +
-      '<label class="field">Colour <select class="player-colour"></select></label>' +
-      '<button type="button" class="secondary remove" aria-label="Remove seat ' + (index + 1) + '">Remove</button>';
+      '<label class="field">' + Keshi.esc(t("Colour")) + ' <select class="player-colour"></select></label>' +
+      '<button type="button" class="secondary remove" aria-label="' + Keshi.esc(t("Remove seat {n}", {n: index + 1})) + '">' +
+      Keshi.esc(t("Remove")) + "</button>";
     row.querySelector(".remove").addEventListener("click", function () {
       if (playersBox.children.length > game().players[0]) { row.remove(); renumber(); }
     });
@@ -38,22 +43,24 @@
   function fillColours(select, index) {
     const chosen = select.value || (colours[index] || colours[0]).name;
     select.innerHTML = colours.slice(0, Math.max(4, maxPlayers())).map(function (c) {
-      return '<option value="' + c.name + '"' + (c.name === chosen ? " selected" : "") + ">" + c.symbol + " " + c.name + "</option>";
+      return '<option value="' + c.name + '"' + (c.name === chosen ? " selected" : "") + ">" + c.symbol + " " + Keshi.esc(colourWord(c.name)) + "</option>";
     }).join("");
   }
 
   function renumber() {
     Array.from(playersBox.children).forEach(function (row, i) {
-      row.querySelector("label").firstChild.textContent = "Seat " + (i + 1) + " name ";
+      row.querySelector("label").firstChild.textContent = t("Seat {n} name", {n: i + 1}) + " ";
+      row.querySelector(".remove").setAttribute("aria-label", t("Remove seat {n}", {n: i + 1}));
     });
     document.getElementById("add-player").disabled = playersBox.children.length >= maxPlayers();
   }
 
   function gameChanged() {
     const g = game();
-    document.getElementById("players-help").textContent = "In seat order, clockwise. " + g.players[0] + " to " +
-      g.players[1] + " players.";
-    document.getElementById("next-players").textContent = marrakesh() ? "Next: edition & tower" : "Next: " + g.name + " options";
+    document.getElementById("players-help").textContent = t("In seat order, clockwise. {low} to {high} players.",
+      {low: g.players[0], high: g.players[1]});
+    document.getElementById("next-players").textContent = marrakesh() ? t("Next: edition & tower") :
+      t("Next: {game} options", {game: g.name});
     Array.from(playersBox.querySelectorAll(".player-colour")).forEach(fillColours);
     while (playersBox.children.length < g.players[0]) { addPlayer(""); }
     renumber();
@@ -73,7 +80,7 @@
     box.innerHTML = g.options.map(function (o, i) {
       const help = o.help ? '<span class="muted small help">' + Keshi.esc(o.help) + "</span>" : "";
       if (o.kind === "seat") {
-        return '<label class="field">' + Keshi.esc(o.label) + ' <select data-option="' + i + '"><option value="">Drawn by the companion</option>' +
+        return '<label class="field">' + Keshi.esc(o.label) + ' <select data-option="' + i + '"><option value="">' + Keshi.esc(t("Drawn by the companion")) + "</option>" +
           players().map(function (p, s) { return '<option value="' + s + '">' + Keshi.esc(p.name) + "</option>"; }).join("") +
           "</select>" + help + "</label>";
       }
@@ -148,35 +155,37 @@
       const g = game();
       const names = players().map(function (p) { return p.name; });
       if (names.length < g.players[0] || names.length > g.players[1]) {
-        return g.name + " is for " + g.players[0] + " to " + g.players[1] + " players.";
+        return t("{game} is for {low} to {high} players.", {game: g.name, low: g.players[0], high: g.players[1]});
       }
-      if (names.some(function (n) { return !n; })) { return "Every seat needs a name."; }
-      if (new Set(names).size !== names.length) { return "Two players have the same name."; }
+      if (names.some(function (n) { return !n; })) { return t("Every seat needs a name."); }
+      if (new Set(names).size !== names.length) { return t("Two players have the same name."); }
       const taken = {};
       const clash = players().filter(function (p) { if (taken[p.colour]) { return true; } taken[p.colour] = p.name; return false; })[0];
       if (clash) {
-        return taken[clash.colour] + " and " + clash.name + " both chose " + clash.colour + ": each seat needs its own colour.";
+        return t("{first} and {second} both chose {colour}: each seat needs its own colour.",
+          {first: taken[clash.colour], second: clash.name, colour: colourWord(clash.colour)});
       }
     }
     if ((name === "draws" && document.querySelector('input[name="draws"]:checked').value === "table") || name === "options") {
-      try { form(); } catch (e) { return "The draws are not valid JSON: " + e.message; }
+      try { form(); } catch (e) { return t("The draws are not valid JSON: {problem}", {problem: e.message}); }
     }
     return "";
   }
 
   function reviewLines(body) {
-    const seats = "Players: " + body.players.map(function (p) { return p.name + " (" + p.colour + ")"; }).join(", ");
+    const seats = t("Players: {players}", {players: body.players.map(function (p) {
+      return p.name + " (" + colourWord(p.colour) + ")"; }).join(", ")});
     if (!marrakesh()) {
       const o = body.options;
-      const start = o.start_player !== undefined ? body.players[o.start_player].name : "drawn by the companion";
-      return ["Game: " + game().name, seats, "Start player: " + start,
-        "Setup draws: " + (o.draws ? "partly entered from the table" : "drawn by the companion")];
+      const start = o.start_player !== undefined ? body.players[o.start_player].name : t("drawn by the companion");
+      return [t("Game: {game}", {game: game().name}), seats, t("Start player: {player}", {player: start}),
+        t("Setup draws: {how}", {how: o.draws ? t("partly entered from the table") : t("drawn by the companion")})];
     }
     return [
-      "Game: Marrakesh", seats,
-      "Edition: " + editionName() + " · tower layer " + body.tower_layer,
-      "Expansions: " + (expansionNames().join(", ") || "none"),
-      "Setup draws: " + (body.draws ? "entered from the table" : "drawn by the companion"),
+      t("Game: {game}", {game: "Marrakesh"}), seats,
+      t("Edition: {edition} · tower layer {layer}", {edition: editionName(), layer: body.tower_layer}),
+      t("Expansions: {modules}", {modules: expansionNames().join(", ") || t("none")}),
+      t("Setup draws: {how}", {how: body.draws ? t("entered from the table") : t("drawn by the companion")}),
     ];
   }
 

@@ -13,6 +13,7 @@
   const STALE_MS = 16000;  // three missed heartbeats (the server sends one every 5 s)
   const SEAT_COLOURS = {blue: "#3b7bd8", red: "#d8433b", green: "#3aa65a", yellow: "#e3c02c", purple: "#9b59b6"};
   const esc = Keshi.esc;
+  const t = Keshi.t;
   let view = null;
   let busy = false;
   let deleted = false;
@@ -27,7 +28,7 @@
     if (!seated || role() === null || deleted || actor === null || actor === undefined) { return false; }
     return actor === "table" || role() === "all" || role() === String(actor);
   }
-  function nameOf(seat) { return view.names[seat] || "The table"; }
+  function nameOf(seat) { return view.names[seat] || t("The table"); }
   function seatChip(seat) {
     const colour = (view.seating[seat] || {}).colour || "";
     return '<span class="seat seat-' + esc(colour || "none") + '">' + esc(nameOf(seat)) + "</span>";
@@ -50,12 +51,13 @@
     const r = role();
     ask.hidden = r !== null;
     document.getElementById("who-chosen").hidden = r === null;
-    document.getElementById("who-line").innerHTML = r === null ? "" : r === "all" ? "Shared device" : "You are " + seatChip(Number(r));
+    document.getElementById("who-line").innerHTML = r === null ? "" : r === "all" ? esc(t("Shared device")) :
+      t("You are {player}", {player: seatChip(Number(r))});
     const options = document.getElementById("who-options");
     if (!options.children.length) {
       options.innerHTML = view.names.map(function (n, i) {
-        return '<button type="button" class="option who" data-seat="' + i + '">I am ' + esc(n) + "</button>";
-      }).join("") + '<button type="button" class="secondary who" data-seat="all">Shared device: plays for everyone</button>';
+        return '<button type="button" class="option who" data-seat="' + i + '">' + esc(t("I am {name}", {name: n})) + "</button>";
+      }).join("") + '<button type="button" class="secondary who" data-seat="all">' + esc(t("Shared device: plays for everyone")) + "</button>";
       options.querySelectorAll("button.who").forEach(function (b) {
         b.addEventListener("click", function () { setRole(b.dataset.seat); });
       });
@@ -89,9 +91,9 @@
   }
   function refusal(result) {
     if (result.status === 409 && result.data.kind === "GameMovedOn") {
-      return "Someone else acted first: the screen now shows the game as it is. Please choose again.";
+      return t("Someone else acted first: the screen now shows the game as it is. Please choose again.");
     }
-    const text = result.data.error || "The companion refused this (error " + result.status + ")";
+    const text = result.data.error || t("The companion refused this (error {status}).", {status: result.status});
     return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
   }
 
@@ -117,7 +119,7 @@
       busy = false;
       root.dataset.busy = "no";
       render();
-      say("No connection to the companion: your tap was not sent. Check the Wi-Fi and try again.");
+      say(t("No connection to the companion: your tap was not sent. Check the Wi-Fi and try again."));
     });
   }
 
@@ -159,20 +161,20 @@
     document.getElementById("prompt").textContent = choices.prompt || "";
     const title = document.getElementById("screen-title");
     if (view.finished) {
-      title.textContent = "Final scoring";
+      title.textContent = t("Final scoring");
       box.innerHTML = winnerLine();
       return;
     }
     if (!mayAct(actor)) {
-      title.textContent = actor === "table" ? "Question for the table" : nameOf(actor) + " to act";
-      const who = actor === "table" ? "the table" : seatChip(actor);
+      title.textContent = actor === "table" ? t("Question for the table") : t("{player}'s turn", {player: nameOf(actor)});
       box.innerHTML = seated && role() === null && !deleted ?
-        '<p class="waiting">Answer "Who are you?" above to play from this phone.</p>' :
-        '<p class="waiting">Waiting for ' + who + ".</p>";
+        '<p class="waiting">' + esc(t("Answer \"Who are you?\" above to play from this phone.")) + "</p>" :
+        '<p class="waiting">' + (actor === "table" ? esc(t("Waiting for the table.")) :
+          t("Waiting for {player}.", {player: seatChip(actor)})) + "</p>";
       return;
     }
-    title.textContent = actor === "table" ? "Question for the table" :
-      (role() === "all" ? nameOf(actor) + "'s turn" : "Your turn, " + nameOf(actor));
+    title.textContent = actor === "table" ? t("Question for the table") :
+      (role() === "all" ? t("{player}'s turn", {player: nameOf(actor)}) : t("Your turn, {name}", {name: nameOf(actor)}));
     const steps = nextSteps();
     let html = "";
     if (trail.length) {
@@ -189,7 +191,7 @@
         esc(s.step) + "</button>";
     });
     html += "</div>";
-    if (trail.length) { html += '<button type="button" class="secondary tg-back" id="back">Back</button>'; }
+    if (trail.length) { html += '<button type="button" class="secondary tg-back" id="back">' + esc(t("Back")) + "</button>"; }
     box.innerHTML = html;
     box.querySelectorAll("button.tg-step").forEach(function (b) {
       b.addEventListener("click", function () {
@@ -204,27 +206,29 @@
     if (back) { back.addEventListener("click", function () { trail = []; message = null; render(); }); }
   }
   function winnerLine() {
-    const names = view.winners.map(nameOf);
-    return names.length ? '<p class="winner" id="winner">★ ' + esc(names.join(" and ")) +
-      (names.length > 1 ? " share the win" : " wins") + "</p>" : "";
+    return view.winners.length ? '<p class="winner" id="winner">★ ' + esc(winText()) + "</p>" : "";
+  }
+  function winText() {
+    const names = {names: view.winners.map(nameOf).join(t(" and "))};
+    return view.winners.length > 1 ? t("{names} share the win", names) : t("{names} wins", names);
   }
 
   // -- the rest of the screen ----------------------------------------------------------------------
   function renderTurn() {
     const board = view.board || {};
-    document.getElementById("turn-when").textContent = view.game_name + (board.round ? " · round " + board.round : "") +
+    document.getElementById("turn-when").textContent = view.game_name + (board.round ? " · " + t("round {n}", {n: board.round}) : "") +
       (board.phase && !view.finished ? " · " + board.phase : "");
     const actor = view.choices.actor;
     let who;
-    if (deleted) { who = "This game was deleted"; }
-    else if (view.finished) { who = "Game over · " + view.winners.map(nameOf).join(" and ") + (view.winners.length > 1 ? " share the win" : " wins"); }
-    else if (actor === "table") { who = "The table answers a question"; }
-    else if (mayAct(actor) && role() !== "all") { who = "Your turn, " + nameOf(actor); }
-    else { who = nameOf(actor) + "'s turn"; }
+    if (deleted) { who = t("This game was deleted"); }
+    else if (view.finished) { who = t("Game over") + " · " + winText(); }
+    else if (actor === "table") { who = t("The table answers a question"); }
+    else if (mayAct(actor) && role() !== "all") { who = t("Your turn, {name}", {name: nameOf(actor)}); }
+    else { who = t("{player}'s turn", {player: nameOf(actor)}); }
     document.getElementById("turn-who").textContent = who;
   }
   function renderScores() {
-    document.getElementById("scores-title").textContent = view.finished ? "Final scores" : "Scores";
+    document.getElementById("scores-title").textContent = view.finished ? t("Final scores") : t("Scores");
     const rows = view.names.map(function (n, i) {
       const win = view.winners.indexOf(i) >= 0 ? " ★" : "";
       return '<tr data-seat="' + i + '"><td>' + seatChip(i) + win + '</td><td class="n score">' + view.scores[i] + "</td></tr>";
@@ -234,7 +238,7 @@
   function renderBoard() {
     const drawer = (window.KeshiKinds || {})[kind];
     const box = document.getElementById("board");
-    if (!drawer) { box.textContent = "This game's board cannot be drawn here."; return; }
+    if (!drawer) { box.textContent = t("This game's board cannot be drawn here."); return; }
     drawer.render(box, view.board, view.names, mySeat(), view);
   }
   function render() {
@@ -250,12 +254,24 @@
     const undo = document.getElementById("undo");
     if (undo) {
       undo.disabled = busy || deleted;
-      undo.textContent = view.undo.available ? "Undo: " + view.undo.label : "Undo";
+      undo.textContent = view.undo.available ? t("Undo: {what}", {what: view.undo.label}) : t("Undo");
     }
     placeMessage(false);
   }
+  // The words the adapter sent as messages (``*_say``), put in the page's language once per view.
+  function localise(next) {
+    const choices = next.choices || {};
+    if (choices.prompt_say) { choices.prompt = Keshi.say(choices.prompt_say); }
+    (choices.options || []).forEach(function (o) {
+      if (o.path_say) { o.path = o.path_say.map(Keshi.say); }
+      if (o.group_say) { o.group = Keshi.say(o.group_say); }
+    });
+    if (next.board && next.board.phase_say) { next.board.phase = Keshi.say(next.board.phase_say); }
+    return next;
+  }
   // Show ``next`` unless a newer view is on screen already; true when it was shown.
   function apply(next, force) {
+    localise(next);
     if (!view || force || next.event_id >= view.event_id) {
       if (view && next.version !== view.version) { trail = []; if (!force) { message = null; } }
       view = next;
@@ -264,6 +280,8 @@
     }
     return false;
   }
+  // A log line in the page's language where the server sent it as a message (``say``), else as written.
+  function logText(data) { return data.say ? Keshi.say(data.say) : data.label || ""; }
   function addLog(id, label, prepend) {
     if (seenLog.has(id)) { return; }
     seenLog.add(id);
@@ -293,8 +311,8 @@
       const event = JSON.parse(m.data);
       if (event.kind === "deleted") { return; }
       lastEventId = Math.max(lastEventId, event.id);
-      if (event.data.log !== false) { addLog(event.id, event.data.label || event.kind, true); }
-      if (event.view && event.kind === "undo") { notice(event.data.label); }
+      if (event.data.log !== false) { addLog(event.id, logText(event.data) || event.kind, true); }
+      if (event.view && event.kind === "undo") { notice(logText(event.data)); }
       if (event.view) { apply(event.view); }
     });
     stream.addEventListener("deleted", function (m) {
@@ -302,7 +320,8 @@
       root.dataset.deleted = "yes";
       stream.close();
       stream = null;
-      notice(JSON.parse(m.data).message, true);
+      const data = JSON.parse(m.data);
+      notice(data.say ? Keshi.say(data.say) : data.message, true);
       render();
     });
     stream.addEventListener("ping", heard);
@@ -325,8 +344,8 @@
   const undo = document.getElementById("undo");
   if (undo) {
     undo.addEventListener("click", function () {
-      if (!view.undo.available) { say(view.undo.reason || "Nothing to take back now."); return; }
-      if (window.confirm("Take back: " + view.undo.label + "?")) { send("/undo", {}); }
+      if (!view.undo.available) { say(view.undo.reason_say ? Keshi.say(view.undo.reason_say) : view.undo.reason || t("Nothing to take back now.")); return; }
+      if (window.confirm(t("Take back {what}?", {what: view.undo.label}))) { send("/undo", {}); }
     });
   }
   function start() {
@@ -335,12 +354,12 @@
       return r.json();
     }).then(function (first) {
       connection(true);
-      (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, h.label, true); });
+      (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, logText(h), true); });
       if (roleSelect) {
         first.names.forEach(function (n, i) { roleSelect.insertAdjacentHTML("beforeend", '<option value="' + i + '">' + esc(n) + "</option>"); });
         roleSelect.value = role() || "";
       }
-      view = first;
+      view = localise(first);
       lastEventId = first.event_id;
       renderWho();
       render();

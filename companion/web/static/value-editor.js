@@ -233,8 +233,6 @@ window.KeshiValueEditor = (function () {
       options: pending.options, multi: pending.multi};
     function draw(extra) {
       const full = Object.assign({}, spec, extra || {}, {options: pending.options, multi: pending.multi});
-      // the board-profile catalogue's titles are English only: another language keeps the engine's prompt
-      if (document.documentElement.lang !== "en") { full.title = spec.title; }
       el.innerHTML = (full.where ? '<p class="pv-where muted small">' + esc(full.where) + "</p>" : "") + '<div class="pv-body"></div>';
       render(el.querySelector(".pv-body"), full, {submit: t("Answer"), prefix: "q", onSubmit: answer});
     }
