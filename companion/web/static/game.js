@@ -16,7 +16,6 @@
   const LOW_CONFIDENCE = 0.6;
   const MAX_COUNT = 30;
   const NOTICE_MS = 12000;
-  const STALE_MS = 16000;  // three missed heartbeats (the server sends one every 5 s)
   let view = null;
   let busy = false;
   let deleted = false;     // the game was deleted while this page followed it: nothing more to send
@@ -24,7 +23,6 @@
   let message = null;      // {text, near}: the last refusal, shown next to the button that was tapped
   let shownErrors = 0;
   const picks = {};        // seat -> colours chosen so far (kept while other phones act)
-  const seenLog = new Set();
 
   const esc = Keshi.esc;
   const chip = Keshi.chip;
@@ -723,15 +721,7 @@
   function logText(data, fallback) {
     return data.say ? Keshi.say(data.say) : data.action ? actionText(data.action, data.label || fallback) : data.label || fallback;
   }
-  function addLog(id, label, prepend) {
-    if (seenLog.has(id)) { return; }
-    seenLog.add(id);
-    const item = document.createElement("li");
-    item.textContent = label;
-    const list = document.getElementById("log");
-    if (prepend) { list.insertBefore(item, list.firstChild); } else { list.appendChild(item); }
-    while (list.children.length > 40) { list.removeChild(list.lastChild); }
-  }
+  const addLog = KeshiLive.logList(40);
 
   function showScoring(event) {
     const deltas = event.data.deltas || [];
@@ -776,47 +766,18 @@
     }
   }
 
-  // -- the live stream: followed from the last event seen, watched for silence, reconnected ---------
-  let stream = null;
-  let lastEventId = 0;
-  let lastHeard = Date.now();
-  let retryMs = 1000;
-  let retryTimer = null;
-  function connection(ok) {
-    const box = document.getElementById("connection");
-    box.hidden = ok;
-    root.dataset.connection = ok ? "live" : "lost";
+  // -- the live stream (KeshiLive: snapshot, events from the last one seen, reconnects) -------------
+  function onGame(event) {
+    if (event.data.log !== false) { addLog(event.id, logText(event.data, event.kind), true); }
+    showScoring(event);
+    // a notice is for the latest event only (a reconnect's replayed burst carries the view on its last)
+    if (event.view && (event.kind === "undo" || event.kind === "toss.failed")) { notice(event.data.say ? Keshi.say(event.data.say) : event.data.label); }
+    if (event.view) { apply(event.view); }
   }
-  function heard() {
-    lastHeard = Date.now();
-    retryMs = 1000;
-    connection(true);
-  }
-  function follow() {
-    stream = new EventSource("/api/games/" + gameId + "/events?last_event_id=" + lastEventId);
-    stream.addEventListener("open", heard);
-    stream.addEventListener("game", function (m) {
-      heard();
-      const event = JSON.parse(m.data);
-      if (event.kind === "deleted") { return; }  // the "deleted" event says it where people look
-      lastEventId = Math.max(lastEventId, event.id);
-      if (event.data.log !== false) { addLog(event.id, logText(event.data, event.kind), true); }
-      showScoring(event);
-      // a notice is for the latest event only (a reconnect's replayed burst carries the view on its last)
-      if (event.view && (event.kind === "undo" || event.kind === "toss.failed")) { notice(event.data.say ? Keshi.say(event.data.say) : event.data.label); }
-      if (event.view) { apply(event.view); }
-    });
-    stream.addEventListener("tower", function (m) { heard(); onTower(JSON.parse(m.data)); });
-    stream.addEventListener("deleted", gameDeleted);
-    stream.addEventListener("ping", heard);
-    stream.addEventListener("error", lost);
-  }
-  // Someone deleted this game from the games list: say so for good, stop following, offer the way back.
+  // Someone deleted this game from the games list: say so for good and offer the way back.
   function gameDeleted() {
     deleted = true;
     root.dataset.deleted = "yes";
-    if (stream) { stream.close(); stream = null; }
-    connection(true);
     const box = document.getElementById("turn-notice");
     clearTimeout(noticeTimer);
     box.innerHTML = esc(t("This game was deleted from the companion: its log is gone.")) +
@@ -824,17 +785,6 @@
     box.hidden = false;
     render();
   }
-  function lost() {
-    if (deleted) { return; }
-    if (stream) { stream.close(); stream = null; }
-    connection(false);
-    clearTimeout(retryTimer);
-    retryTimer = setTimeout(function () { follow(); }, retryMs);
-    retryMs = Math.min(retryMs * 2, 5000);
-  }
-  setInterval(function () {
-    if (stream && Date.now() - lastHeard > STALE_MS) { lost(); }
-  }, 2000);
 
   const roleSelect = document.getElementById("role");
   if (roleSelect) {
@@ -852,29 +802,18 @@
     });
   }
 
-  // The first snapshot; without a connection the turn bar says so and it is fetched again.
-  function start() {
-    fetch("/api/games/" + gameId, {credentials: "same-origin"}).then(function (r) {
-      if (!r.ok) { throw new Error("HTTP " + r.status); }
-      return r.json();
-    }).then(function (first) {
-      connection(true);
-      if (roleSelect) {
-        first.names.forEach(function (n, i) { roleSelect.insertAdjacentHTML("beforeend", '<option value="' + i + '">' + esc(n) + "</option>"); });
-        roleSelect.value = role() || "";
-      }
+  KeshiLive.follow(gameId, root, {
+    first: function (first) {
+      if (roleSelect) { KeshiLive.fillRoles(roleSelect, first.names, role()); }
       view = first;  // before the log: its lines name the players from the view
       (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, logText(h, h.label), true); });
-      lastEventId = first.event_id;
       renderWho();
       render();
-      follow();
-    }).catch(function () {
-      connection(false);
-      setTimeout(start, 2000);
-    });
-  }
-  start();
+    },
+    game: onGame,
+    tower: onTower,
+    deleted: gameDeleted,
+  });
   // A watching screen may show the PIN when it is the companion's own (host) screen.
   const showPin = document.getElementById("show-pin");
   if (showPin) {

@@ -10,7 +10,6 @@
   const seated = root.dataset.seated === "yes";
   const roleKey = "keshi.role." + gameId;
   const NOTICE_MS = 12000;
-  const STALE_MS = 16000;  // three missed heartbeats (the server sends one every 5 s)
   const SEAT_COLOURS = {blue: "#3b7bd8", red: "#d8433b", green: "#3aa65a", yellow: "#e3c02c", purple: "#9b59b6"};
   const esc = Keshi.esc;
   const t = Keshi.t;
@@ -19,7 +18,6 @@
   let deleted = false;
   let trail = [];          // the taps made so far towards one option (its path prefix)
   let message = null;      // the last refusal, shown beside the options
-  const seenLog = new Set();
 
   // -- who this phone is --------------------------------------------------------------------------
   function role() { return localStorage.getItem(roleKey); }
@@ -282,60 +280,20 @@
   }
   // A log line in the page's language where the server sent it as a message (``say``), else as written.
   function logText(data) { return data.say ? Keshi.say(data.say) : data.label || ""; }
-  function addLog(id, label, prepend) {
-    if (seenLog.has(id)) { return; }
-    seenLog.add(id);
-    const item = document.createElement("li");
-    item.textContent = label;
-    const list = document.getElementById("log");
-    if (prepend) { list.insertBefore(item, list.firstChild); } else { list.appendChild(item); }
-    while (list.children.length > 60) { list.removeChild(list.lastChild); }
-  }
+  const addLog = KeshiLive.logList(60);
 
-  // -- the live stream ------------------------------------------------------------------------------
-  let stream = null;
-  let lastEventId = 0;
-  let lastHeard = Date.now();
-  let retryMs = 1000;
-  let retryTimer = null;
-  function connection(ok) {
-    document.getElementById("connection").hidden = ok;
-    root.dataset.connection = ok ? "live" : "lost";
+  // -- the live stream (KeshiLive: snapshot, events from the last one seen, reconnects) -------------
+  function onGame(event) {
+    if (event.data.log !== false) { addLog(event.id, logText(event.data) || event.kind, true); }
+    if (event.view && event.kind === "undo") { notice(logText(event.data)); }
+    if (event.view) { apply(event.view); }
   }
-  function heard() { lastHeard = Date.now(); retryMs = 1000; connection(true); }
-  function follow() {
-    stream = new EventSource("/api/games/" + gameId + "/events?last_event_id=" + lastEventId);
-    stream.addEventListener("open", heard);
-    stream.addEventListener("game", function (m) {
-      heard();
-      const event = JSON.parse(m.data);
-      if (event.kind === "deleted") { return; }
-      lastEventId = Math.max(lastEventId, event.id);
-      if (event.data.log !== false) { addLog(event.id, logText(event.data) || event.kind, true); }
-      if (event.view && event.kind === "undo") { notice(logText(event.data)); }
-      if (event.view) { apply(event.view); }
-    });
-    stream.addEventListener("deleted", function (m) {
-      deleted = true;
-      root.dataset.deleted = "yes";
-      stream.close();
-      stream = null;
-      const data = JSON.parse(m.data);
-      notice(data.say ? Keshi.say(data.say) : data.message, true);
-      render();
-    });
-    stream.addEventListener("ping", heard);
-    stream.addEventListener("error", lost);
+  function gameDeleted(data) {
+    deleted = true;
+    root.dataset.deleted = "yes";
+    notice(data.say ? Keshi.say(data.say) : data.message, true);
+    render();
   }
-  function lost() {
-    if (deleted) { return; }
-    if (stream) { stream.close(); stream = null; }
-    connection(false);
-    clearTimeout(retryTimer);
-    retryTimer = setTimeout(follow, retryMs);
-    retryMs = Math.min(retryMs * 2, 5000);
-  }
-  setInterval(function () { if (stream && Date.now() - lastHeard > STALE_MS) { lost(); } }, 2000);
 
   const roleSelect = document.getElementById("role");
   if (roleSelect) {
@@ -348,26 +306,15 @@
       if (window.confirm(t("Take back {what}?", {what: view.undo.label}))) { send("/undo", {}); }
     });
   }
-  function start() {
-    fetch("/api/games/" + gameId, {credentials: "same-origin"}).then(function (r) {
-      if (!r.ok) { throw new Error("HTTP " + r.status); }
-      return r.json();
-    }).then(function (first) {
-      connection(true);
+  KeshiLive.follow(gameId, root, {
+    first: function (first) {
       (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, logText(h), true); });
-      if (roleSelect) {
-        first.names.forEach(function (n, i) { roleSelect.insertAdjacentHTML("beforeend", '<option value="' + i + '">' + esc(n) + "</option>"); });
-        roleSelect.value = role() || "";
-      }
+      if (roleSelect) { KeshiLive.fillRoles(roleSelect, first.names, role()); }
       view = localise(first);
-      lastEventId = first.event_id;
       renderWho();
       render();
-      follow();
-    }).catch(function () {
-      connection(false);
-      setTimeout(start, 2000);
-    });
-  }
-  start();
+    },
+    game: onGame,
+    deleted: gameDeleted,
+  });
 })();

@@ -1,0 +1,96 @@
+// The live side of a game page, shared by the Marrakesh page (game.js) and the table-game page
+// (table_game.js): the first snapshot (fetched again every 2 s while there is no connection), then the
+// game's event stream followed from the last event seen, watched for silence (three missed 5 s pings),
+// reconnected with back-off and shown as "Connection lost · reconnecting…"; a deleted game ends it.
+window.KeshiLive = (function () {
+  "use strict";
+  const STALE_MS = 16000;
+
+  // Follow game ``gameId``: ``hooks.first(view)`` with the snapshot, then ``hooks.game(event)`` for each
+  // game event, ``hooks.tower(event)`` for the tower's live drops (if given) and ``hooks.deleted(data)``
+  // once, when someone deletes the game (nothing is followed after that).
+  function follow(gameId, root, hooks) {
+    let stream = null;
+    let lastEventId = 0;
+    let lastHeard = Date.now();
+    let retryMs = 1000;
+    let retryTimer = null;
+    let ended = false;
+    function connection(ok) {
+      document.getElementById("connection").hidden = ok;
+      root.dataset.connection = ok ? "live" : "lost";
+    }
+    function heard() {
+      lastHeard = Date.now();
+      retryMs = 1000;
+      connection(true);
+    }
+    function open() {
+      stream = new EventSource("/api/games/" + gameId + "/events?last_event_id=" + lastEventId);
+      stream.addEventListener("open", heard);
+      stream.addEventListener("game", function (m) {
+        heard();
+        const event = JSON.parse(m.data);
+        if (event.kind === "deleted") { return; }  // the "deleted" event says it where people look
+        lastEventId = Math.max(lastEventId, event.id);
+        hooks.game(event);
+      });
+      if (hooks.tower) { stream.addEventListener("tower", function (m) { heard(); hooks.tower(JSON.parse(m.data)); }); }
+      stream.addEventListener("deleted", function (m) {
+        ended = true;
+        stream.close();
+        stream = null;
+        connection(true);
+        hooks.deleted(JSON.parse(m.data));
+      });
+      stream.addEventListener("ping", heard);
+      stream.addEventListener("error", lost);
+    }
+    function lost() {
+      if (ended) { return; }
+      if (stream) { stream.close(); stream = null; }
+      connection(false);
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(open, retryMs);
+      retryMs = Math.min(retryMs * 2, 5000);
+    }
+    setInterval(function () { if (stream && Date.now() - lastHeard > STALE_MS) { lost(); } }, 2000);
+    function start() {
+      fetch("/api/games/" + gameId, {credentials: "same-origin"}).then(function (r) {
+        if (!r.ok) { throw new Error("HTTP " + r.status); }
+        return r.json();
+      }).then(function (first) {
+        connection(true);
+        lastEventId = first.event_id;
+        hooks.first(first);
+        open();
+      }).catch(function () {
+        connection(false);
+        setTimeout(start, 2000);
+      });
+    }
+    start();
+  }
+
+  // A game's log: each event's line once, newest first (``prepend``), at most ``limit`` lines.
+  function logList(limit) {
+    const seen = new Set();
+    return function add(id, label, prepend) {
+      if (seen.has(id)) { return; }
+      seen.add(id);
+      const item = document.createElement("li");
+      item.textContent = label;
+      const list = document.getElementById("log");
+      if (prepend) { list.insertBefore(item, list.firstChild); } else { list.appendChild(item); }
+      while (list.children.length > limit) { list.removeChild(list.lastChild); }
+    };
+  }
+
+  // The "plays for" list of a seated phone: one option per player after "everyone", this phone's chosen.
+  function fillRoles(select, names, chosen) {
+    names.forEach(function (n, i) { select.insertAdjacentHTML("beforeend", '<option value="' + i + '">' + Keshi.esc(n) + "</option>"); });
+    select.value = chosen || "";
+  }
+
+  return {follow: follow, logList: logList, fillRoles: fillRoles};
+})();
