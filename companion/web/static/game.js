@@ -787,9 +787,6 @@
   }
 
   const roleSelect = document.getElementById("role");
-  if (roleSelect) {
-    roleSelect.addEventListener("change", function () { if (roleSelect.value) { setRole(roleSelect.value); } });
-  }
   const undo = document.getElementById("undo");
   if (undo) {
     undo.addEventListener("click", function () {
@@ -804,7 +801,7 @@
 
   KeshiLive.follow(gameId, root, {
     first: function (first) {
-      if (roleSelect) { KeshiLive.fillRoles(roleSelect, first.names, role()); }
+      if (roleSelect) { KeshiLive.fillRoles(roleSelect, first.names, role(), setRole); }
       view = first;  // before the log: its lines name the players from the view
       (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, logText(h, h.label), true); });
       renderWho();

@@ -86,10 +86,12 @@ window.KeshiLive = (function () {
     };
   }
 
-  // The "plays for" list of a seated phone: one option per player after "everyone", this phone's chosen.
-  function fillRoles(select, names, chosen) {
+  // The "plays for" list of a seated phone: one option per player after "everyone", this phone's
+  // choice selected, and ``choose(value)`` called when the phone picks another.
+  function fillRoles(select, names, chosen, choose) {
     names.forEach(function (n, i) { select.insertAdjacentHTML("beforeend", '<option value="' + i + '">' + Keshi.esc(n) + "</option>"); });
     select.value = chosen || "";
+    select.addEventListener("change", function () { if (select.value) { choose(select.value); } });
   }
 
   return {follow: follow, logList: logList, fillRoles: fillRoles};

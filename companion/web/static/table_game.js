@@ -296,9 +296,6 @@
   }
 
   const roleSelect = document.getElementById("role");
-  if (roleSelect) {
-    roleSelect.addEventListener("change", function () { if (roleSelect.value) { setRole(roleSelect.value); } });
-  }
   const undo = document.getElementById("undo");
   if (undo) {
     undo.addEventListener("click", function () {
@@ -309,7 +306,7 @@
   KeshiLive.follow(gameId, root, {
     first: function (first) {
       (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, logText(h), true); });
-      if (roleSelect) { KeshiLive.fillRoles(roleSelect, first.names, role()); }
+      if (roleSelect) { KeshiLive.fillRoles(roleSelect, first.names, role(), setRole); }
       view = localise(first);
       renderWho();
       render();
