@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from typing import Any
 
 from companion import COLOURS
@@ -30,21 +31,25 @@ SECTOR_WORDS: dict[str, str] = {
 }
 
 
-def build_view(live: LiveGame, last_event_id: int) -> dict[str, Any]:
+Fresh = Callable[[LiveGame], dict[str, Any]]
+"""Builds a game's view from scratch (Marrakesh's here; the other games' in ``kinds.view``)."""
+
+
+def build_view(live: LiveGame, last_event_id: int, fresh: Fresh | None = None) -> dict[str, Any]:
     """The view of ``live`` (cached per version; ``event_id`` is always the caller's latest)."""
-    return {**_cached(live)[1], "event_id": last_event_id}
+    return {**_cached(live, fresh or _fresh)[1], "event_id": last_event_id}
 
 
-def build_view_json(live: LiveGame, last_event_id: int) -> str:
+def build_view_json(live: LiveGame, last_event_id: int, fresh: Fresh | None = None) -> str:
     """``build_view`` as JSON text, serialised once per change however many phones are streaming."""
-    return f'{{"event_id": {int(last_event_id)}, {_cached(live)[2][1:]}'
+    return f'{{"event_id": {int(last_event_id)}, {_cached(live, fresh or _fresh)[2][1:]}'
 
 
-def _cached(live: LiveGame) -> tuple[int, dict[str, Any], str]:
+def _cached(live: LiveGame, fresh: Fresh) -> tuple[int, dict[str, Any], str]:
     with live.lock:
         cached = live.view_cache
         if cached is None or cached[0] != live.version:
-            view = _fresh(live)
+            view = fresh(live)
             cached = (live.version, view, json.dumps(view))
             live.view_cache = cached
         return cached

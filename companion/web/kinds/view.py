@@ -7,7 +7,6 @@ what Undo would take back — all from the game's adapter (``companion.web.kinds
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from companion.i18n import Msg
@@ -18,26 +17,12 @@ from companion.web.kinds import MARRAKESH, adapter
 
 def build_view(live: LiveGame, last_event_id: int) -> dict[str, Any]:
     """The view of ``live`` whatever its game (``event_id`` is always the caller's latest)."""
-    if live.kind == MARRAKESH:
-        return views.build_view(live, last_event_id)
-    return {**_cached(live)[1], "event_id": last_event_id}
+    return views.build_view(live, last_event_id, None if live.kind == MARRAKESH else _fresh)
 
 
 def build_view_json(live: LiveGame, last_event_id: int) -> str:
     """``build_view`` as JSON text, serialised once per change however many phones are streaming."""
-    if live.kind == MARRAKESH:
-        return views.build_view_json(live, last_event_id)
-    return f'{{"event_id": {int(last_event_id)}, {_cached(live)[2][1:]}'
-
-
-def _cached(live: LiveGame) -> tuple[int, dict[str, Any], str]:
-    with live.lock:
-        cached = live.view_cache
-        if cached is None or cached[0] != live.version:
-            view = _fresh(live)
-            cached = (live.version, view, json.dumps(view))
-            live.view_cache = cached
-        return cached
+    return views.build_view_json(live, last_event_id, None if live.kind == MARRAKESH else _fresh)
 
 
 def _fresh(live: LiveGame) -> dict[str, Any]:
