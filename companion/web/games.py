@@ -162,13 +162,9 @@ class LiveGame:
             return False
         return True
 
-    def undo_refusal(self, tower: TowerControl | None) -> str | None:
-        """Why undo is impossible now (player words, English: the view's ``reason``), or None when it is possible."""
-        refusal = self.undo_refusal_say(tower)
-        return refusal.english() if refusal is not None else None
-
     def undo_refusal_say(self, tower: TowerControl | None) -> Msg | None:
-        """``undo_refusal`` as a message (rendered in the phone's language)."""
+        """Why undo is impossible now, as a message (the view sends it in English and as data the phone
+        renders in its language), or None when it is possible."""
         if not self.game.log:
             return Msg(AT_THE_START)
         if self.is_tossing(tower):
@@ -401,10 +397,9 @@ class GameService:
         if live.kind != MARRAKESH:
             return self._act_table(live, action_data, version, key, by)
         with live.lock:
-            replayed = self._replayed(live, key)
+            replayed = self._replayed(live, key, version)
             if replayed is not None:
                 return replayed
-            self.check_version(live, version)
             action = engine.parse_action(action_data)
             data = engine.to_json(action)
             if data["type"] == "release" and live.is_tossing(self.tower):
@@ -455,10 +450,9 @@ class GameService:
         (with the points it scored); an answer to a printed-value question is kept for the next game."""
         adapter = kinds.adapter(live.kind)
         with live.lock:
-            replayed = self._replayed(live, key)
+            replayed = self._replayed(live, key, version)
             if replayed is not None:
                 return replayed
-            self.check_version(live, version)
             action = adapter.parse_action(action_data)
             data = adapter.to_json(action)
             game = live.game
@@ -490,10 +484,9 @@ class GameService:
         """``undo`` for a table game: the engine replays its log without the last action."""
         adapter = kinds.adapter(live.kind)
         with live.lock:
-            replayed = self._replayed(live, key)
+            replayed = self._replayed(live, key, version)
             if replayed is not None:
                 return replayed
-            self.check_version(live, version)
             if not live.game.log:
                 raise NotForThisGame(Msg(AT_THE_START))
             taken = adapter.to_json(live.game.log[-1])
@@ -563,10 +556,9 @@ class GameService:
         if live.kind != MARRAKESH:
             return self._undo_table(live, version, key, by)
         with live.lock:
-            replayed = self._replayed(live, key)
+            replayed = self._replayed(live, key, version)
             if replayed is not None:
                 return replayed
-            self.check_version(live, version)
             refusal = live.undo_refusal_say(self.tower)
             if refusal is not None:
                 raise TowerRefusal(live.id, refusal) if live.game.log else RuleError(refusal)
@@ -726,7 +718,15 @@ class GameService:
         self._announce(game_id, event_id)
         return event_id
 
-    def _replayed(self, live: LiveGame, key: str | None) -> Outcome | None:
+    def _replayed(self, live: LiveGame, key: str | None, version: Any) -> Outcome | None:
+        """The outcome of the request this idempotency ``key`` already made (a retry), or None once the
+        phone is shown to have seen the game's current ``version`` (else ``GameMovedOn``)."""
+        found = self._stored_outcome(live, key)
+        if found is None:
+            self.check_version(live, version)
+        return found
+
+    def _stored_outcome(self, live: LiveGame, key: str | None) -> Outcome | None:
         if not key:
             return None
         rows = self.store.query(

@@ -143,8 +143,8 @@ def _fork(game: Game) -> Game:
 def undo_view(live: LiveGame) -> dict[str, Any]:
     """What the Undo button would take back, in player words, or why it cannot now."""
     game = live.game
-    refusal = live.undo_refusal(None)
     said = live.undo_refusal_say(None)
+    refusal = said.english() if said is not None else None
     reason_say = said.to_json() if said is not None else None
     if not game.log:
         return {"available": False, "label": None, "reason": refusal, "reason_say": reason_say}
