@@ -59,23 +59,7 @@
     renderWho();
     render();
   }
-  function renderWho() {
-    const ask = document.getElementById("who-ask");
-    if (!ask || !view) { return; }
-    const r = role();
-    ask.hidden = r !== null;
-    document.getElementById("who-chosen").hidden = r === null;
-    document.getElementById("who-line").innerHTML = r === null ? "" : r === "all" ? esc(t("Shared device")) : t("You are {player}", {player: seatChip(Number(r))});
-    const options = document.getElementById("who-options");
-    if (!options.children.length) {
-      options.innerHTML = view.names.map(function (n, i) {
-        return '<button type="button" class="option who" data-seat="' + i + '">' + esc(t("I am {name}", {name: n})) + "</button>";
-      }).join("") + '<button type="button" class="secondary who" data-seat="all">' + esc(t("Shared device: plays for everyone")) + "</button>";
-      options.querySelectorAll("button.who").forEach(function (b) {
-        b.addEventListener("click", function () { setRole(b.dataset.seat); });
-      });
-    }
-  }
+  function renderWho() { if (view) { KeshiLive.renderWho(view.names, role(), seatChip, setRole); } }
 
   // -- messages: refusals beside the tapped button, notices in the turn bar ------------------------
   function say(text, near) {

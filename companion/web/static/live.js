@@ -94,5 +94,25 @@ window.KeshiLive = (function () {
     select.addEventListener("change", function () { if (select.value) { choose(select.value); } });
   }
 
-  return {follow: follow, logList: logList, fillRoles: fillRoles};
+  // The "Who are you?" card (templates/_who_card.html): one button per player and "shared device" until
+  // this phone answers (``choose(value)``), then the line saying who it plays for (``chip(seat)``).
+  function renderWho(names, chosen, chip, choose) {
+    const ask = document.getElementById("who-ask");
+    if (!ask) { return; }
+    ask.hidden = chosen !== null;
+    document.getElementById("who-chosen").hidden = chosen === null;
+    document.getElementById("who-line").innerHTML = chosen === null ? "" : chosen === "all" ? Keshi.esc(t("Shared device")) :
+      t("You are {player}", {player: chip(Number(chosen))});
+    const options = document.getElementById("who-options");
+    if (!options.children.length) {
+      options.innerHTML = names.map(function (n, i) {
+        return '<button type="button" class="option who" data-seat="' + i + '">' + Keshi.esc(t("I am {name}", {name: n})) + "</button>";
+      }).join("") + '<button type="button" class="secondary who" data-seat="all">' + Keshi.esc(t("Shared device: plays for everyone")) + "</button>";
+      options.querySelectorAll("button.who").forEach(function (b) {
+        b.addEventListener("click", function () { choose(b.dataset.seat); });
+      });
+    }
+  }
+
+  return {follow: follow, logList: logList, fillRoles: fillRoles, renderWho: renderWho};
 })();
