@@ -6,7 +6,7 @@ tower's retained ``state`` topic and a template picking its value out of the sta
 availability topic (so entities go "unavailable" when a Pi vanishes) and the device they belong to.
 The entities: the last toss's keshis in and out (per-colour counts as attributes), the keshis held
 in the tower, the fault state (a ``problem`` binary sensor, its message as an attribute), the
-fairness verdict and the number of tosses recorded.
+fairness verdict (its headline and each question's answer as attributes) and the number of tosses recorded.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ ENTITIES: tuple[Entity, ...] = (
     Entity("fault", "binary_sensor", "Tower fault", "{{ 'ON' if value_json.fault else 'OFF' }}", "mdi:alert",
            (("device_class", "problem"), ("payload_on", "ON"), ("payload_off", "OFF")),
            "{{ {'fault': value_json.fault, 'beam': value_json.beam, 'camera': value_json.camera} | tojson }}"),
-    Entity("verdict", "sensor", "Fairness verdict", "{{ value_json.verdict }}", "mdi:scale-balance"),
+    Entity("verdict", "sensor", "Fairness verdict", "{{ value_json.verdict }}", "mdi:scale-balance", (),
+           "{{ value_json.verdict_detail | tojson }}"),
     Entity("tosses", "sensor", "Tosses recorded", "{{ value_json.tosses }}", "mdi:counter",
            (("state_class", "total_increasing"), ("unit_of_measurement", "tosses"))),
 )

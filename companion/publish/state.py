@@ -4,7 +4,10 @@ Health comes from the tower service's ``status()`` (as ``/healthz`` shows it) an
 bus: a ``tower.fault`` event is the tower's fault until a later toss is recorded without one. The
 last toss, the keshis held and the toss count are read from the store; the fairness verdict is the
 per-table report's, recomputed in the background at most every five minutes (a report over a long log
-takes a while, and the verdict moves slowly).
+takes a while, and the verdict moves slowly). Beside the one-word-group verdict the message carries
+``verdict_detail``: the headline people read and each question's own answer (``fairness.verdict``:
+tossed-in keshis are answered after a few thousand tosses, stickiness several times later), so a
+table is told the first answer as soon as it arrives instead of "not enough data yet" until both have.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class TowerState:
         self.changed = changed  # called when a background verdict is ready, so the state is re-sent
         self.fault: dict[str, str] | None = None
         self.verdict = VERDICT_PENDING
+        self.verdict_detail: dict[str, str] = {"headline": VERDICT_PENDING}
         self._verdict_at = 0.0
         self._verdict_thread: threading.Thread | None = None
 
@@ -87,6 +91,7 @@ class TowerState:
             "pieces_held": sum(contents.values()),
             "contents": contents,
             "verdict": self.verdict,
+            "verdict_detail": self.verdict_detail,
             "updated_at": time.time(),
         }
 
@@ -105,11 +110,12 @@ class TowerState:
         from companion.fairness.report import build_report
 
         try:
-            verdict = build_report(load_tosses(self.store, tower=self.tower)).verdict
+            report = build_report(load_tosses(self.store, tower=self.tower))
         except KeshiError as exc:
             log.warning("fairness verdict for the tower's state unavailable: %s", exc)
             return
-        if verdict != self.verdict:
-            self.verdict = verdict
+        detail = {"headline": report.headline} | {name: stage.verdict for name, stage in report.stages.items()}
+        if (report.verdict, detail) != (self.verdict, self.verdict_detail):
+            self.verdict, self.verdict_detail = report.verdict, detail
             if self.changed is not None:
                 self.changed()
