@@ -75,8 +75,10 @@ test-system-deps:
 run: $(VENV)/.installed
 	$(VENV)/bin/keshi serve --host $(HOST) --port $(PORT)
 
+# The suite runs on up to two processes (pytest-xdist): the browser and server tests wait on I/O, so
+# two workers nearly halve the wall time on CI's two cores. PYTEST_ARGS adds to it (e.g. -x, -k).
 test: $(VENV)/.installed-dev test-system-deps lint
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto --maxprocesses=2 $(PYTEST_ARGS)
 
 # --- the rest ---------------------------------------------------------------------------------
 bench: $(VENV)/.installed-dev
