@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine_kit import AnswerAction, ChooseAction, json_field
+from companion.i18n import Msg
 from companion.morocco.errors import ActionFormatError
 
 Space = tuple[int, int]
@@ -92,7 +93,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
     """The JSON form of ``action`` (``{"type": ..., fields...}``)."""
     name = _NAMES.get(type(action))
     if name is None:
-        raise ActionFormatError(f"not a Morocco action: {action!r}")
+        raise ActionFormatError(Msg("not a Morocco action: {action}", action=repr(action)))
     out: dict[str, Any] = {"type": name}
     if isinstance(action, Answer):
         return out | {"key": action.key, "value": action.value}
@@ -118,21 +119,23 @@ def _field(data: Mapping[str, Any], key: str, kind: type) -> Any:
 def _space(data: Mapping[str, Any], key: str) -> Space:
     value = _field(data, key, list)
     if len(value) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise ActionFormatError(f"{data.get('type')} action field {key!r} must be [row, column]: {value!r}")
+        raise ActionFormatError(Msg("{kind} action field {key!r} must be [row, column]: {value}",
+                                    kind=str(data.get("type")), key=key, value=repr(value)))
     return value[0], value[1]
 
 
 def action_from_dict(data: Mapping[str, Any]) -> Action:
     """Parse the JSON form of an action; raises ``ActionFormatError`` naming the bad field."""
     if not isinstance(data, Mapping):
-        raise ActionFormatError(f"an action must be a JSON object, not {data!r}")
+        raise ActionFormatError(Msg("an action must be a JSON object, not {data}", data=repr(data)))
     kind = data.get("type")
     if kind == "answer":
         if "value" not in data:
-            raise ActionFormatError("answer action lacks field 'value'")
+            raise ActionFormatError(Msg("answer action lacks field 'value'"))
         return Answer(_field(data, "key", str), data["value"])
     if kind not in _NAMES.values():
-        raise ActionFormatError(f"unknown action type {kind!r}; expected one of {', '.join(_NAMES.values())}")
+        raise ActionFormatError(Msg("unknown action type {kind}; expected one of {types}", kind=repr(kind),
+                                    types=", ".join(_NAMES.values())))
     player = _field(data, "player", int)
     if kind == "roll":
         return Roll(player, _field(data, "face", str))
@@ -141,16 +144,17 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     if kind == "place":
         extra = data.get("extra")
         if extra is not None and not isinstance(extra, str):
-            raise ActionFormatError(f"place action field 'extra' must be a colour or null: {extra!r}")
+            raise ActionFormatError(Msg("place action field 'extra' must be a colour or null: {extra}",
+                                        extra=repr(extra)))
         second = _space(data, "second") if data.get("second") is not None else None
         return Place(player, _field(data, "worker", str), _space(data, "space"), extra, second)
     if kind == "swap":
         lines = _field(data, "lines", list)
         if len(lines) != 2 or not all(isinstance(x, str) for x in lines):
-            raise ActionFormatError(f"swap action field 'lines' must name two lines: {lines!r}")
+            raise ActionFormatError(Msg("swap action field 'lines' must name two lines: {lines}", lines=repr(lines)))
         return Swap(player, (lines[0], lines[1]))
     if kind == "choose":
         if "option" not in data:
-            raise ActionFormatError("choose action lacks field 'option'")
+            raise ActionFormatError(Msg("choose action lacks field 'option'"))
         return Choose(player, data["option"])
     return Pass(player) if kind == "pass" else EndTurn(player)

@@ -129,19 +129,10 @@ def rooftop_neighbours(space: int) -> tuple[int, int]:
     return (space - 2) % 5 + 1, space % 5 + 1
 
 
-_CORNER_WORDS = ("top-left", "top-right", "bottom-left", "bottom-right")
-
-
 def stall_text(stall: int) -> str:
     """``"the stall in row 2, column 3"`` (counted from 1, as people count)."""
     r, c = stall_row_col(stall)
     return f"the stall in row {r + 1}, column {c + 1}"
-
-
-def space_text(space: int) -> str:
-    """``"the top-left space of the stall in row 2, column 3"``."""
-    y, x = divmod(space, SPACES_PER_SIDE)
-    return f"the {_CORNER_WORDS[(y % 2) * 2 + x % 2]} space of {stall_text(stall_of(space))}"
 
 
 def a_worker(worker: str) -> str:

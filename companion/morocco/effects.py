@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from companion.morocco import board
+from companion.i18n import Msg
+from companion.morocco import board, words
 from companion.morocco.scoring import final_scoring
 from companion.morocco.setup import OVERFLOW_KEY, PROFILE_OPTIONS
 
@@ -97,7 +98,7 @@ def close_stall(game: Game, eff: Effect) -> None:
         s.empty_tiles = max(0, s.empty_tiles - 1)
     open_stalls = s.open_stalls()
     if open_stalls == 0:  # the LAST stall: the game ends after scoring it (MOR:L181)
-        game.push(*rewards, {"k": "final", "reason": "the last stall was closed"})
+        game.push(*rewards, {"k": "final", "reason": words.LAST_STALL_CLOSED.text})
         return
     if open_stalls <= board.FINAL_TRIGGER:
         s.final_round = True  # MOR:L179
@@ -117,7 +118,7 @@ def reward(game: Game, eff: Effect) -> None:
         options.append("bodyguard")
     if not options:
         return  # 3 gold coins held and both bodyguards out of the quarters: nothing to take (M6)
-    pick = game.pick(eff, eff["p"], "Take 1 gold coin or 1 bodyguard?", options)
+    pick = game.pick(eff, eff["p"], Msg("Take 1 gold coin or 1 bodyguard?"), options)
     if pick == "gold":
         p.gold, s.gold_supply = p.gold + 1, s.gold_supply - 1
     else:
@@ -132,12 +133,13 @@ def orient(game: Game, eff: Effect) -> None:
     neighbours = board.stall_neighbours(stall)
     open_dirs = [d for d, target in neighbours.items() if s.tiles[target] is None]
     options = open_dirs or list(neighbours)
-    direction = game.pick(eff, owner, f"Which neighbouring stall does the overflow arrow of "
-                          f"{board.stall_text(stall)} point at?", options)
+    r, c = board.stall_row_col(stall)
+    direction = game.pick(eff, owner, Msg("Which neighbouring stall does the overflow arrow of the stall in row {row}, "
+                                          "column {column} point at?", row=r + 1, column=c + 1), options)
     target = neighbours[direction]
     if s.tiles[target] is None:
-        game.value(OVERFLOW_KEY, "How much does one market tile's overflow arrow add to the worker count "
-                   "of the stall it points at?", list(PROFILE_OPTIONS[OVERFLOW_KEY]))
+        game.value(OVERFLOW_KEY, Msg("How much does one market tile's overflow arrow add to the worker count "
+                                     "of the stall it points at?"), list(PROFILE_OPTIONS[OVERFLOW_KEY]))
         s.overflow[target] += 1
     s.arrows[stall] = direction
     if s.tiles[target] is None:
@@ -157,7 +159,9 @@ def move_tourist(game: Game, eff: Effect) -> None:
         free = [sp for sp in board.stall_spaces(target) if s.spaces[sp] is None]
     if target is not None and free:  # otherwise the tourist just leaves the game (M8)
         options = [list(divmod(sp, board.SPACES_PER_SIDE)) for sp in free]
-        y, x = game.pick(eff, seat, f"Where in {board.stall_text(target)} does your tourist go?", options)
+        r, c = board.stall_row_col(target)
+        y, x = game.pick(eff, seat, Msg("Where in the stall in row {row}, column {column} does your tourist go?",
+                                        row=r + 1, column=c + 1), options)
         s.spaces[y * board.SPACES_PER_SIDE + x] = [seat, "assistant"]
         p.assistants -= 1
         game.enqueue(target)
@@ -167,7 +171,7 @@ def move_tourist(game: Game, eff: Effect) -> None:
 @handler("wild")
 def wild_cube(game: Game, eff: Effect) -> None:
     """The market die's wild face: each player takes a cube of their choice (MOR:L69-71)."""
-    colour = game.pick(eff, eff["p"], "The market die shows the wild face: which cube do you take?",
+    colour = game.pick(eff, eff["p"], Msg("The market die shows the wild face: which cube do you take?"),
                        list(board.CUBE_COLOURS))
     game.s.players[eff["p"]].cubes[colour] += 1
 
@@ -179,7 +183,7 @@ def keep_cube(game: Game, eff: Effect) -> None:
     held = [c for c in board.CUBE_COLOURS if p.cubes[c]]
     if not held:
         return
-    kept = game.pick(eff, eff["p"], "Which information cube do you store for the next round?", held)
+    kept = game.pick(eff, eff["p"], Msg("Which information cube do you store for the next round?"), held)
     p.cubes = {c: int(c == kept) for c in board.CUBE_COLOURS}
 
 

@@ -14,7 +14,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from companion.engine_game import EngineGame
-from companion.morocco import board, effects, scoring
+from companion.i18n import Msg
+from companion.morocco import board, effects, scoring, words
 from companion.morocco.actions import Action, Answer, Choose, EndTurn, Pass, Place, Roll, Scout, Swap
 from companion.morocco.errors import (
     IllegalAnswer,
@@ -31,7 +32,7 @@ from companion.morocco.errors import (
 )
 from companion.morocco.setup import OVERFLOW_KEY, SetupOptions, resolve_setup, validate_setup
 from companion.morocco.state import GameState, PlayerState, initial_state
-from companion.rules.decisions import NeedInput, choice, question
+from companion.rules.decisions import NeedInput, choice, prompt_of, question
 
 LINES: tuple[str, ...] = tuple(f"row{i}" for i in range(1, 6)) + tuple(f"column{i}" for i in range(1, 6))
 """Names of the ten cube places a gold coin can swap (MOR:L161)."""
@@ -118,7 +119,7 @@ class Game(EngineGame[GameState, PlayerState]):
         """Schedule effects to run next, in the given order."""
         self.s.stack.extend(reversed(items))
 
-    def pick(self, eff: effects.Effect, player: int, prompt: str, options: list[Any]) -> Any:
+    def pick(self, eff: effects.Effect, player: int, prompt: Msg, options: list[Any]) -> Any:
         """The player's answer to this effect's next decision, or pause for it (one option: taken at once)."""
         index = self._cursor
         self._cursor += 1
@@ -130,7 +131,7 @@ class Game(EngineGame[GameState, PlayerState]):
             return options[0]
         raise NeedInput(choice(player, prompt, options))
 
-    def value(self, key: str, prompt: str, options: list[Any]) -> Any:
+    def value(self, key: str, prompt: Msg, options: list[Any]) -> Any:
         """A printed value from the board profile, or pause and ask the table."""
         if key in self.s.profile:
             return self.s.profile[key]
@@ -192,9 +193,9 @@ class Game(EngineGame[GameState, PlayerState]):
         """After two turns each: the final round ends the game, else cubes are stored (MOR:L169-181)."""
         s = self.s
         if s.final_round:
-            self.push({"k": "final", "reason": "the final round is over"})
+            self.push({"k": "final", "reason": words.FINAL_ROUND_OVER.text})
         elif not s.placed_this_round and not any(p.assistants or p.bodyguards or p.tourists for p in s.players):
-            self.push({"k": "final", "reason": "every worker is in the market and none can move"})  # M10
+            self.push({"k": "final", "reason": words.NONE_CAN_MOVE.text})  # M10
         else:
             self.push(*({"k": "keep", "p": seat} for seat in s.order()), {"k": "new_round"})
 
@@ -294,24 +295,31 @@ class Game(EngineGame[GameState, PlayerState]):
 
     # --- applying ------------------------------------------------------------------------------------------
 
-    def _expect(self, seat: int, phase: str, what: str) -> PlayerState:
-        """The acting player's state, after checking the phase, the seat and whose turn it is."""
+    def _expect(self, seat: int, phase: str, doing: str) -> PlayerState:
+        """The acting player's state, after checking the phase, the seat and whose turn it is.
+
+        ``doing`` names the action (a key of ``words.DOING``: "roll the market die", ...).
+        """
         s = self.s
+        what = words.DOING[doing]
         if s.phase != phase:
-            raise WrongPhase(f"{self._player_name(seat)} cannot {what} now: the round is in phase {s.phase}, "
-                             f"not {phase}")
+            raise WrongPhase(Msg("{player} cannot {what} now: the round is in phase {phase}, not {expected}",
+                                 player=self._player_name(seat), what=what, phase=words.phase_word(s.phase),
+                                 expected=words.phase_word(phase)))
         if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(s.players)):
-            raise NotYourTurn(f"there is no player {seat!r} in this {len(s.players)}-player game")
+            raise NotYourTurn(Msg("there is no player {seat!r} in this {count}-player game", seat=seat,
+                                  count=len(s.players)))
         if self.to_move != seat:
-            raise NotYourTurn(f"it is not {self.name(seat)}'s turn to {what}: {self._actor_text()} must act now")
+            raise NotYourTurn(Msg("it is not {player}'s turn to {what}: {actor} must act now", player=self.name(seat),
+                                  what=what, actor=self._actor_text()))
         return s.players[seat]
 
     def _roll(self, a: Roll) -> None:
         s = self.s
-        p = self._expect(a.player, "roll", "roll the market die")
+        p = self._expect(a.player, "roll", "roll")
         if a.face not in board.DIE_FACES:
-            raise IllegalRoll(f"the market die rolled by {p.name} cannot show {a.face!r}; its faces: "
-                              f"{', '.join(board.DIE_FACES)}")
+            raise IllegalRoll(Msg("the market die rolled by {player} cannot show {face!r}; its faces: {faces}",
+                                  player=p.name, face=a.face, faces=[words.cube_name(f) for f in board.DIE_FACES]))
         s.rolls += 1
         if a.face == board.WILD:
             self.push(*({"k": "wild", "p": seat} for seat in s.order()))
@@ -321,13 +329,13 @@ class Game(EngineGame[GameState, PlayerState]):
 
     def _scout(self, a: Scout) -> None:
         s = self.s
-        p = self._expect(a.player, "scout", "move the rooftop pawn")
+        p = self._expect(a.player, "scout", "scout")
         if a.space not in board.ROOFTOP_OUTER:
-            raise IllegalScout(f"{p.name} must move the pawn to one of the outer rooftop spaces 1-5, "
-                               f"not {a.space!r} (M1)")
+            raise IllegalScout(Msg("{player} must move the pawn to one of the outer rooftop spaces 1-5, "
+                                   "not {space!r} (M1)", player=p.name, space=a.space))
         if a.space == s.pawn:
-            raise IllegalScout(f"{p.name} must move the pawn to another rooftop space: it cannot stay on "
-                               f"space {a.space} (MOR:L59)")
+            raise IllegalScout(Msg("{player} must move the pawn to another rooftop space: it cannot stay on "
+                                   "space {space} (MOR:L59)", player=p.name, space=a.space))
         s.pawn = a.space
         for neighbour in board.rooftop_neighbours(a.space):
             p.cubes[s.rooftop[neighbour - 1]] += 1
@@ -339,57 +347,72 @@ class Game(EngineGame[GameState, PlayerState]):
     def _space_index(self, p: PlayerState, at: Any, what: str) -> int:
         if not (isinstance(at, tuple) and len(at) == 2 and all(isinstance(v, int) for v in at)
                 and all(0 <= v < board.SPACES_PER_SIDE for v in at)):
-            raise IllegalPlacement(f"{p.name} named no market space for the {what}: {at!r} "
-                                   f"(row and column 0-{board.SPACES_PER_SIDE - 1})")
+            raise IllegalPlacement(Msg("{player} named no market space for the {what}: {at!r} "
+                                       "(row and column 0-{last})", player=p.name, what=words.THE_WORKER[what],
+                                       at=at, last=board.SPACES_PER_SIDE - 1))
         return at[0] * board.SPACES_PER_SIDE + at[1]
 
     def _place(self, a: Place) -> None:
         s = self.s
-        p = self._expect(a.player, "assign", "place a worker")
+        p = self._expect(a.player, "assign", "place")
         if s.placed:
-            raise IllegalPlacement(f"{p.name} has already placed a worker (or passed) this turn (MOR:L77)")
+            raise IllegalPlacement(Msg("{player} has already placed a worker (or passed) this turn (MOR:L77)",
+                                       player=p.name))
         if a.worker not in board.WORKERS:
-            raise IllegalPlacement(f"{p.name} cannot play {a.worker!r}: workers are {', '.join(board.WORKERS)}")
+            raise IllegalPlacement(Msg("{player} cannot play {worker!r}: workers are {workers}", player=p.name,
+                                       worker=a.worker, workers=[words.WORKER_NAMES[w] for w in board.WORKERS]))
         space = self._space_index(p, a.space, a.worker)
         stall = board.stall_of(space)
         self._check_space(p, space, a.worker)
         supply = {"assistant": p.assistants, "bodyguard": p.bodyguards, "tourist": p.tourists,
                   "cousins": p.cousins}[a.worker]
         if supply == 0:
-            where = " (bodyguards are won by 2nd and 3rd places, MOR:L127)" if a.worker == "bodyguard" else ""
-            raise IllegalPlacement(f"{p.name} has no {a.worker} left to play{where}")
+            if a.worker == "bodyguard":
+                raise IllegalPlacement(Msg("{player} has no bodyguard left to play (bodyguards are won by 2nd and "
+                                           "3rd places, MOR:L127)", player=p.name))
+            raise IllegalPlacement(Msg("{player} has no {worker} left to play", player=p.name,
+                                       worker=words.WORKER_NAMES[a.worker]))
         if a.worker == "cousins" and p.assistants < 2:
-            raise IllegalPlacement(f"{p.name} needs 2 assistants for the cousins token, not {p.assistants} (M3)")
+            raise IllegalPlacement(Msg("{player} needs 2 assistants for the cousins token, not {count} (M3)",
+                                       player=p.name, count=p.assistants))
         three = a.worker in ("tourist", "cousins")
         if three and a.extra not in board.CUBE_COLOURS:
-            raise IllegalPlacement(f"{p.name} must name the colour of the additional cube a {a.worker} costs "
-                                   f"(MOR:L94-98), not {a.extra!r}")
+            raise IllegalPlacement(Msg("{player} must name the colour of the additional cube a {worker} costs "
+                                       "(MOR:L94-98), not {extra!r}", player=p.name,
+                                       worker=words.WORKER_NAMES[a.worker], extra=a.extra))
         if not three and a.extra is not None:
-            raise IllegalPlacement(f"{board.a_worker(a.worker)} costs only the row and column cubes: {p.name} pays no "
-                                   "additional cube (MOR:L90)")
+            raise IllegalPlacement(Msg("{worker} costs only the row and column cubes: {player} pays no "
+                                       "additional cube (MOR:L90)", worker=words.A_WORKER_SUBJECT[a.worker],
+                                       player=p.name))
         need: dict[str, int] = {}
         for colour in (*self.cost(stall), *([a.extra] if three and a.extra else [])):
             need[colour] = need.get(colour, 0) + 1
-        short = [f"{n - p.cubes[c]} more {c}" for c, n in need.items() if p.cubes[c] < n]
+        short = [Msg("{count} more {colour}", count=n - p.cubes[c], colour=words.cube_name(c))
+                 for c, n in need.items() if p.cubes[c] < n]
         if short:
             row, column = self.cost(stall)
             r, c = board.stall_row_col(stall)
-            plus = f" + 1 {a.extra}" if three else ""
-            raise IllegalPlacement(f"{p.name} cannot pay for {board.a_worker(a.worker)} in {board.stall_text(stall)}: "
-                                   f"it costs 1 {row} (row {r + 1}) + 1 {column} (column {c + 1}){plus}, and "
-                                   f"{p.name} needs {', '.join(short)} (MOR:L86-98)")
+            plus = Msg(" + 1 {colour}", colour=words.cube_name(str(a.extra))) if three else ""
+            raise IllegalPlacement(Msg("{player} cannot pay for {worker} in the stall in row {row}, column {column}: "
+                                       "it costs 1 {row_cube} (row {row}) + 1 {column_cube} (column {column}){plus}, "
+                                       "and {player} needs {short} (MOR:L86-98)", player=p.name,
+                                       worker=words.A_WORKER[a.worker], row=r + 1, column=c + 1,
+                                       row_cube=words.cube_name(row), column_cube=words.cube_name(column), plus=plus,
+                                       short=short))
         second = None
         if a.worker == "cousins":
             if a.second is None:
-                raise IllegalPlacement(f"{p.name} must name the space of the cousins' second assistant (MOR:L100)")
+                raise IllegalPlacement(Msg("{player} must name the space of the cousins' second assistant (MOR:L100)",
+                                           player=p.name))
             second = self._space_index(p, a.second, "cousins' second assistant")
             if second not in board.cousin_spaces(space):
-                raise IllegalPlacement(f"{p.name}'s second cousin must go next to the first, in a different stall "
-                                       f"(MOR:L100): {board.space_text(second)} is not")
+                raise IllegalPlacement(Msg("{player}'s second cousin must go next to the first, in a different stall "
+                                           "(MOR:L100): {space} is not", player=p.name,
+                                           space=words.space_name(second)))
             self._check_space(p, second, "cousins' second assistant")
         elif a.second is not None:
-            raise IllegalPlacement(f"only a cousins token places a second assistant; {p.name} played "
-                                   f"{board.a_worker(a.worker)}")
+            raise IllegalPlacement(Msg("only a cousins token places a second assistant; {player} played {worker}",
+                                       player=p.name, worker=words.A_WORKER[a.worker]))
         for colour, n in need.items():
             p.cubes[colour] -= n
         if a.worker == "cousins":
@@ -415,36 +438,42 @@ class Game(EngineGame[GameState, PlayerState]):
         s = self.s
         stall = board.stall_of(space)
         if s.tiles[stall] is not None:
-            raise IllegalPlacement(f"{board.stall_text(stall)} is closed: {p.name} cannot place "
-                                   f"{board.a_worker(what)} there")
+            r, c = board.stall_row_col(stall)
+            raise IllegalPlacement(Msg("the stall in row {row}, column {column} is closed: {player} cannot place "
+                                       "{worker} there", row=r + 1, column=c + 1, player=p.name,
+                                       worker=words.A_WORKER[what]))
         occupant = s.spaces[space]
         if occupant is not None:
-            raise IllegalPlacement(f"{board.space_text(space)} is taken by {self.name(occupant[0])}'s "
-                                   f"{occupant[1]}: {p.name} must choose an open space (MOR:L79)")
+            raise IllegalPlacement(Msg("{space} is taken by {owner}'s {worker}: {player} must choose an open space "
+                                       "(MOR:L79)", space=words.space_name(space), owner=self.name(occupant[0]),
+                                       worker=words.WORKER_NAMES[occupant[1]], player=p.name))
 
     def _pass(self, a: Pass) -> None:
         s = self.s
         p = self._expect(a.player, "assign", "pass")
         if s.placed:
-            raise IllegalPass(f"{p.name} has already placed a worker (or passed) this turn")
+            raise IllegalPass(Msg("{player} has already placed a worker (or passed) this turn", player=p.name))
         if self.can_place(a.player):
-            raise IllegalPass(f"{p.name} is able to place a worker and must place one (MOR:L102)")
+            raise IllegalPass(Msg("{player} is able to place a worker and must place one (MOR:L102)", player=p.name))
         p.passes += 1
         s.placed = True
 
     def _swap(self, a: Swap) -> None:
         s = self.s
-        p = self._expect(a.player, "assign", "spend a gold coin")
+        p = self._expect(a.player, "assign", "swap")
         if p.gold == 0:
-            raise IllegalSwap(f"{p.name} has no gold coin to spend on a swap (MOR:L161)")
+            raise IllegalSwap(Msg("{player} has no gold coin to spend on a swap (MOR:L161)", player=p.name))
         first, second = a.lines
         for line in a.lines:
             if line not in LINES:
-                raise IllegalSwap(f"{p.name} named {line!r}: swap two of {', '.join(LINES)}")
+                raise IllegalSwap(Msg("{player} named {line!r}: swap two of {lines}", player=p.name, line=line,
+                                      lines=", ".join(LINES)))
         if first == second:
-            raise IllegalSwap(f"{p.name} must swap two different {first[:-1]}s")
+            raise IllegalSwap(Msg("{player} must swap two different rows", player=p.name) if first.startswith("row")
+                              else Msg("{player} must swap two different columns", player=p.name))
         if first[:-1] != second[:-1]:
-            raise IllegalSwap(f"{p.name} may not swap a cube from a row to a column or vice versa (MOR:L163)")
+            raise IllegalSwap(Msg("{player} may not swap a cube from a row to a column or vice versa (MOR:L163)",
+                                  player=p.name))
         cubes = s.rows if first.startswith("row") else s.columns
         i, j = int(first[-1]) - 1, int(second[-1]) - 1
         cubes[i], cubes[j] = cubes[j], cubes[i]
@@ -453,20 +482,21 @@ class Game(EngineGame[GameState, PlayerState]):
 
     def _end_turn(self, a: EndTurn) -> None:
         s = self.s
-        p = self._expect(a.player, "assign", "end the turn")
+        p = self._expect(a.player, "assign", "end_turn")
         if not s.placed:
-            raise IllegalEndTurn(f"{p.name} must place a worker (or pass when unable) before ending the turn "
-                                 "(MOR:L102)")
+            raise IllegalEndTurn(Msg("{player} must place a worker (or pass when unable) before ending the turn "
+                                     "(MOR:L102)", player=p.name))
         s.turn, s.placed = s.turn + 1, False
 
     def _answer(self, a: Answer) -> None:
         pending = self.s.pending
         if pending is None or pending["kind"] != "question":
-            raise IllegalAnswer(f"there is no open question about {a.key!r}")
+            raise IllegalAnswer(Msg("there is no open question about {key!r}", key=a.key))
         if a.key != pending["key"]:
-            raise IllegalAnswer(f"the open question is about {pending['key']!r}, not {a.key!r}")
+            raise IllegalAnswer(Msg("the open question is about {asked!r}, not {key!r}", asked=pending["key"],
+                                    key=a.key))
         if a.value not in pending["options"] or isinstance(a.value, bool):
-            raise IllegalAnswer(f"{a.value!r} is not a possible answer to '{pending['prompt']}'; "
-                                f"options: {pending['options']}")
+            raise IllegalAnswer(Msg("{value!r} is not a possible answer to '{prompt}'; options: {options}",
+                                    value=a.value, prompt=prompt_of(pending), options=str(pending["options"])))
         self.s.profile[a.key] = a.value
         self.s.pending = None

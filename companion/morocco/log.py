@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion import engine_kit
+from companion.i18n import Msg
 from companion.morocco.actions import action_from_dict, action_to_dict
 from companion.morocco.errors import LogError
 from companion.morocco.game import Game
@@ -31,7 +32,8 @@ def read_log(text: str, *, source: str = "log") -> Game:
     """Replay a JSON-lines log into a game; ``LogError`` names the source and the damaged line."""
     head, first_no, lines = engine_kit.read_header(text, source, LogError)
     if head.get("game") != GAME:
-        raise LogError(f"{source}:{first_no}: this is not a Morocco log (game {head.get('game', 'marrakesh')!r})")
+        raise LogError(Msg("{source}:{line}: this is not a Morocco log (game {game!r})", source=source, line=first_no,
+                           game=head.get("game", "marrakesh")))
     game = engine_kit.game_from_header(lambda: Game(head["setup"]), source, first_no, LogError,
                                        plain_keshi_errors=False)
     return engine_kit.replay(game, lines, source, action_from_dict, (ActionFormatError, RuleError, TypeError),

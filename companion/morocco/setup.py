@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import Msg
 from companion.morocco.board import CORNERS_PER_SIDE, CUBE_COLOURS, JUICE_VALUES
 from companion.morocco.errors import SetupError
 
@@ -43,7 +44,7 @@ class SetupOptions:
     table_draws: bool = False
 
 
-def _check(condition: bool, message: str) -> None:
+def _check(condition: bool, message: Msg) -> None:
     if not condition:
         raise SetupError(message)
 
@@ -52,35 +53,42 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     """Validate ``options`` and make every missing draw from the seed."""
     names = [str(n).strip() for n in options.players]
     n = len(names)
-    _check(MIN_PLAYERS <= n <= MAX_PLAYERS, f"Morocco is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {n}")
-    _check(all(names) and len(set(names)) == n, f"player names must be distinct and non-empty: {names}")
+    _check(MIN_PLAYERS <= n <= MAX_PLAYERS, Msg("Morocco is for {low}-{high} players, not {count}", low=MIN_PLAYERS,
+                                                high=MAX_PLAYERS, count=n))
+    _check(all(names) and len(set(names)) == n, Msg("player names must be distinct and non-empty: {names}",
+                                                    names=str(names)))
     unknown = sorted(set(options.draws) - set(DRAW_KEYS))
-    _check(not unknown, f"unknown setup draws {unknown}; expected some of {', '.join(DRAW_KEYS)}")
+    _check(not unknown, Msg("unknown setup draws {unknown}; expected some of {keys}", unknown=str(unknown),
+                            keys=", ".join(DRAW_KEYS)))
     if options.table_draws:
         missing = [k for k in DRAW_KEYS if k not in options.draws]
-        _check(not missing, f"with table draws the table must enter: {', '.join(missing)}")
+        _check(not missing, Msg("with table draws the table must enter: {missing}", missing=", ".join(missing)))
     for key, value in options.profile.items():
-        _check(key in PROFILE_OPTIONS, f"unknown board-profile key {key!r}; known: {', '.join(PROFILE_OPTIONS)}")
+        _check(key in PROFILE_OPTIONS, Msg("unknown board-profile key {key!r}; known: {known}", key=key,
+                                           known=", ".join(PROFILE_OPTIONS)))
         _check(value in PROFILE_OPTIONS[key] and not isinstance(value, bool),
-               f"board profile {key} must be one of {list(PROFILE_OPTIONS[key])}, not {value!r}")
+               Msg("board profile {key} must be one of {options}, not {value}", key=key,
+                   options=str(list(PROFILE_OPTIONS[key])), value=repr(value)))
     rng = random.Random(options.seed)
     start = options.start_player if options.start_player is not None else rng.randrange(n)
     _check(isinstance(start, int) and not isinstance(start, bool) and 0 <= start < n,
-           f"start player must be a seat 0-{n - 1}, not {start!r}")
+           Msg("start player must be a seat 0-{last}, not {start}", last=n - 1, start=repr(start)))
     setup: dict[str, Any] = {"game": "morocco", "players": names, "start_player": start, "seed": options.seed,
                              "profile": dict(options.profile), "table_draws": options.table_draws}
-    for key, what in (("rows", "market rows"), ("columns", "market columns"), ("rooftop", "outer rooftop spaces")):
+    for key, what in (("rows", Msg("market rows")), ("columns", Msg("market columns")),
+                      ("rooftop", Msg("outer rooftop spaces"))):
         setup[key] = _one_of_each(options.draws.get(key), key, what, rng)
     setup["juice"] = _juice(options.draws.get("juice"), rng)
     return setup
 
 
-def _one_of_each(given: Any, key: str, what: str, rng: random.Random) -> list[str]:
+def _one_of_each(given: Any, key: str, what: Msg, rng: random.Random) -> list[str]:
     """One cube of each colour, at random, to the five ``what`` (MOR:L38)."""
     if given is None:
         return rng.sample(CUBE_COLOURS, len(CUBE_COLOURS))
     _check(isinstance(given, list) and sorted(map(str, given)) == sorted(CUBE_COLOURS),
-           f"{key} must list one cube of each colour ({', '.join(CUBE_COLOURS)}) for the 5 {what}: {given!r}")
+           Msg("{key} must list one cube of each colour ({colours}) for the 5 {what}: {given}", key=key,
+               colours=", ".join(CUBE_COLOURS), what=what, given=repr(given)))
     return list(given)
 
 
@@ -94,21 +102,22 @@ def _juice(given: Any, rng: random.Random) -> list[list[int]]:
         return [[rng.choice(JUICE_VALUES) for _ in range(CORNERS_PER_SIDE)] for _ in range(CORNERS_PER_SIDE)]
     _check(isinstance(given, list) and len(given) == CORNERS_PER_SIDE
            and all(isinstance(row, list) and len(row) == CORNERS_PER_SIDE for row in given),
-           f"juice must be {CORNERS_PER_SIDE} rows of {CORNERS_PER_SIDE} token values: {given!r}")
+           Msg("juice must be {n} rows of {n} token values: {given}", n=CORNERS_PER_SIDE, given=repr(given)))
     for row in given:
         for value in row:
             _check(value in JUICE_VALUES and not isinstance(value, bool),
-                   f"a juice seller token is worth 2, 3 or 4 VP, not {value!r}")
+                   Msg("a juice seller token is worth 2, 3 or 4 VP, not {value}", value=repr(value)))
     return [list(row) for row in given]
 
 
 def validate_setup(setup: Any) -> dict[str, Any]:
     """Check a resolved setup (a log header's, say) by resolving it again; returns the checked copy."""
-    _check(isinstance(setup, dict), f"a setup must be a JSON object, not {setup!r}")
+    _check(isinstance(setup, dict), Msg("a setup must be a JSON object, not {setup}", setup=repr(setup)))
     missing = [k for k in ("players", "start_player", *DRAW_KEYS) if k not in setup]
-    _check(not missing, f"the setup lacks {', '.join(missing)}")
-    _check(isinstance(setup["players"], list), f"setup players must be a list of names: {setup['players']!r}")
-    _check(isinstance(setup.get("profile", {}), dict), "the setup's board profile must be a JSON object")
+    _check(not missing, Msg("the setup lacks {missing}", missing=", ".join(missing)))
+    _check(isinstance(setup["players"], list), Msg("setup players must be a list of names: {players}",
+                                                   players=repr(setup["players"])))
+    _check(isinstance(setup.get("profile", {}), dict), Msg("the setup's board profile must be a JSON object"))
     return resolve_setup(SetupOptions(players=setup["players"], seed=setup.get("seed", 0),
                                       start_player=setup["start_player"], draws={k: setup[k] for k in DRAW_KEYS},
                                       profile=setup.get("profile", {}), table_draws=bool(setup.get("table_draws"))))

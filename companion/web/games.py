@@ -136,6 +136,8 @@ class LiveGame:
     kind: str = MARRAKESH
     #: a table game's log line of each action in ``game.log`` (what Undo names)
     labels: list[str] = field(default_factory=list)
+    #: the same lines as messages (``Msg.to_json``), so Undo names the action in each phone's language
+    says: list[dict[str, Any] | None] = field(default_factory=list)
 
     @property
     def names(self) -> list[str]:
@@ -147,6 +149,12 @@ class LiveGame:
     def last_label(self) -> str | None:
         """A table game's log line of its last action (None at the start)."""
         return self.labels[-1] if self.labels and self.game.log else None
+
+    @property
+    def last_say(self) -> Msg | str:
+        """The last action's log line as a message (its English where no message was kept)."""
+        said = self.says[-1] if self.says and self.game.log else None
+        return Msg.from_json(said) if said else self.last_label or "the last action"
 
     def who(self, seat: Any) -> str | Msg:
         """The name at ``seat`` (the phone's "who are you"), or "The table" when none was given."""
@@ -260,22 +268,25 @@ class GameService:
             game = engine.read_log(text, source=source)
             names = [str(p["name"]) for p in game.to_dict()["players"]]
             actions = [engine.to_json(a) for a in game.log]
-            labels: list[str] = []
+            lines: list[tuple[str, dict[str, Any] | None]] = []
         else:
             adapter = kinds.adapter(kind)
             game = adapter.read_log(text, source)
             names = [str(p.name) for p in game.players]
             actions = [adapter.to_json(a) for a in game.log]
-            labels = _table_labels(adapter, game.setup, actions)
+            lines = _table_lines(adapter, game.setup, actions)
         seating = [{"name": n, "colour": ""} for n in names]
         title = str(Msg("{names} (imported)", names=" · ".join(names)))  # a name, in the importing phone's language
-        return self._insert(title, seating, game, actions, "imported", kind, labels)
+        return self._insert(title, seating, game, actions, "imported", kind, lines)
 
     def _insert(self, title: str, seating: list[dict[str, Any]], game: Any, actions: list[dict[str, Any]],
-                how: str, kind: str = MARRAKESH, labels: list[str] | None = None) -> LiveGame:
+                how: str, kind: str = MARRAKESH, lines: list[tuple[str, dict[str, Any] | None]] | None = None,
+                ) -> LiveGame:
         game_id = uuid.uuid4().hex[:10]
         pin = f"{secrets.randbelow(10_000):04d}"
-        live = LiveGame(game_id, title, seating, pin, len(actions), game, kind=kind, labels=list(labels or []))
+        lines = lines or []
+        live = LiveGame(game_id, title, seating, pin, len(actions), game, kind=kind,
+                        labels=[label for label, _ in lines], says=[said for _, said in lines])
         if kind == MARRAKESH and not game.finished:  # a game starts with an empty tower: the table empties it
             believed = self.tower.contents() if self.tower is not None else {}
             live.tower_check = {"needed": True, "believed_inside": {c: n for c, n in believed.items() if n},
@@ -291,7 +302,7 @@ class GameService:
             )
             db.executemany(
                 "INSERT INTO game_log (game_id, seq, kind, action, meta, created_at) VALUES (?, ?, 'action', ?, ?, ?)",
-                [(game_id, seq, json.dumps(a), json.dumps({"label": labels[seq - 1]}) if labels else None, now)
+                [(game_id, seq, json.dumps(a), json.dumps(_line_meta(*lines[seq - 1])) if lines else None, now)
                  for seq, a in enumerate(actions, start=1)],
             )
             said = Msg("Game created: {title}", title=title) if how == "created" else Msg("Game imported: {title}",
@@ -316,6 +327,7 @@ class GameService:
             kind = str(row["kind"])
             actions: list[dict[str, Any]] = []
             labels: list[str] = []  # a table game's log lines (Marrakesh words its undo from the action)
+            says: list[dict[str, Any] | None] = []
             for entry in self.store.query(
                 "SELECT kind, action, meta FROM game_log WHERE game_id = ? ORDER BY seq", (game_id,)
             ):
@@ -323,10 +335,13 @@ class GameService:
                     actions.pop()
                     if kind != MARRAKESH:
                         labels.pop()
+                        says.pop()
                 else:
                     actions.append(json.loads(entry["action"]))
                     if kind != MARRAKESH:
-                        labels.append(str(json.loads(entry["meta"] or "{}").get("label", "")))
+                        meta = json.loads(entry["meta"] or "{}")
+                        labels.append(str(meta.get("label", "")))
+                        says.append(meta.get("say"))
             if kind == MARRAKESH:
                 game = engine.replay(json.loads(row["setup"]), actions)
             else:
@@ -335,7 +350,7 @@ class GameService:
                             json.loads(row["tower_result"]) if row["tower_result"] else None,
                             json.loads(row["tower_check"]) if row["tower_check"] else None,
                             json.loads(row["season_scoring"]) if row["season_scoring"] else None,
-                            kind=kind, labels=labels)
+                            kind=kind, labels=labels, says=says)
             self._games[game_id] = live
             return live
 
@@ -469,13 +484,15 @@ class GameService:
                 points = _points_text(live.names, before, adapter.scores(game))
                 text = (text or f"{who.english() if isinstance(who, Msg) else who}: {data.get('type')}") + points
                 event = {"label": text, "action": data, "by": by}
-                if said is not None:
-                    event["say"] = Msg("{line}{points}", line=said, points=points).to_json()
-                outcome = self._commit(live, "action", data, key, {"label": text}, event)
+                line = Msg("{line}{points}", line=said, points=points).to_json() if said is not None else None
+                if line is not None:
+                    event["say"] = line
+                outcome = self._commit(live, "action", data, key, _line_meta(text, line), event)
             except BaseException:
                 game.undo()
                 raise
             live.labels.append(text)
+            live.says.append(line)
             table_profile.keep(self.store, adapter, live.id, data)
         self._announce(live.id, outcome.event_id)
         return outcome
@@ -491,15 +508,17 @@ class GameService:
                 raise NotForThisGame(Msg(AT_THE_START))
             taken = adapter.to_json(live.game.log[-1])
             what = live.last_label or "the last action"
+            said = live.last_say
             live.game.undo()
             try:
-                event = {**_said(Msg("{player} took back: {what}", player=live.who(by), what=what)),
+                event = {**_said(Msg("{player} took back: {what}", player=live.who(by), what=said)),
                          "undone_label": what, "by": by, "undone": taken}
                 outcome = self._commit(live, "undo", None, key, None, event)
             except BaseException:
                 live.game.apply(adapter.parse_action(taken))
                 raise
             live.labels.pop()
+            live.says.pop()
             table_profile.drop(self.store, adapter, live.id, taken)
         self._announce(live.id, outcome.event_id)
         return outcome
@@ -884,14 +903,24 @@ def _seed(form: dict[str, Any]) -> int:
     return seed
 
 
-def _table_labels(adapter: kinds.TableGame, setup: dict[str, Any], actions: list[dict[str, Any]]) -> list[str]:
-    """The log line of each action of an imported table game (worded by replaying it step by step)."""
+def _table_lines(
+    adapter: kinds.TableGame, setup: dict[str, Any], actions: list[dict[str, Any]]
+) -> list[tuple[str, dict[str, Any] | None]]:
+    """The log line of each action of an imported table game, in English and as a message where the
+    adapter words one (worded by replaying it step by step)."""
     game = adapter.replay(setup, [])
-    labels = []
+    describe_say = getattr(adapter, "describe_say", None)
+    lines: list[tuple[str, dict[str, Any] | None]] = []
     for data in actions:
-        labels.append(adapter.describe(game, data))
+        lines.append((adapter.describe(game, data),
+                      describe_say(game, data).to_json() if describe_say is not None else None))
         game.apply(adapter.parse_action(data))
-    return labels
+    return lines
+
+
+def _line_meta(label: str, say: dict[str, Any] | None) -> dict[str, Any]:
+    """What the log keeps beside a table game's action: its line in English and as a message."""
+    return {"label": label, "say": say} if say is not None else {"label": label}
 
 
 def _points_text(names: list[str], before: list[int], after: list[int]) -> str:

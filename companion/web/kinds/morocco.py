@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.i18n import Msg
-from companion.morocco import Game, RuleError, SetupError, SetupOptions, action_from_dict, action_to_dict, board
+from companion.morocco import Game, RuleError, SetupError, SetupOptions, action_from_dict, action_to_dict, board, words
 from companion.morocco import log as morocco_log
 from companion.morocco.setup import OVERFLOW_KEY, PROFILE_OPTIONS
+from companion.rules.decisions import prompt_of
 
 KEY = "morocco"
 NAME = "Morocco"
@@ -52,7 +53,8 @@ def new_game(players: list[str], seed: int, options: dict[str, Any]) -> Game:
     """A new game from the setup wizard; the engine's ``SetupError`` names a bad field."""
     draws = options.get("draws") or {}
     if not isinstance(draws, dict):
-        raise SetupError(f"the draws must be a JSON object with rows, columns, rooftop or juice, not {draws!r}")
+        raise SetupError(Msg("the draws must be a JSON object with rows, columns, rooftop or juice, not {draws}",
+                             draws=repr(draws)))
     return Game.new(SetupOptions(players=tuple(players), seed=seed, start_player=options.get("start_player"),
                                  draws=draws, profile=options.get("profile") or {}))
 
@@ -165,16 +167,19 @@ def action_words(game: Game, data: dict[str, Any]) -> tuple[str, list[str], str]
 def choices(game: Game) -> dict[str, Any]:
     """Who must act, the question in player words and every legal action as a button (with its path).
 
-    The words this adapter chooses itself come as messages too (``prompt_say``, an option's ``group_say``
-    and ``path_say``); the engine's own texts (a question's prompt, the end reason) stay English.
+    Every word also comes as a message the page renders in its language (``prompt_say``, an option's
+    ``group_say`` and ``path_say``): the view is shared by every phone, English or German.
     """
     if game.finished:
-        return {"actor": None, "prompt": f"The game is over: {game.s.end_reason}.", "options": []}
+        over = Msg("The game is over: {reason}.", reason=words.end_reason(game.s.end_reason))
+        return {"actor": None, "prompt": over.english(), "prompt_say": over.to_json(), "options": []}
     actor = game.to_move
     pending = game.pending
     said: Msg | None = None
     if pending is not None:
         prompt = str(pending["prompt"])
+        asked = prompt_of(pending)
+        said = asked if isinstance(asked, Msg) else None
     else:
         name = game.name(int(str(actor)))
         if game.phase == "roll":
@@ -192,10 +197,9 @@ def choices(game: Game) -> dict[str, Any]:
     for action in game.legal_actions():
         data = action_to_dict(action)
         label, path, group = action_words(game, data)
-        option: dict[str, Any] = {"label": label[0].upper() + label[1:], "group": group, "path": path, "action": data}
-        path_say = _path_say(data, path)
-        if path_say is not None:
-            option["path_say"] = [step.to_json() for step in path_say]
+        option: dict[str, Any] = {"label": label[0].upper() + label[1:], "group": group, "path": path, "action": data,
+                                  "path_say": [step.to_json() if isinstance(step, Msg) else step
+                                               for step in _path_say(game, data)]}
         if group in GROUP_SAY:
             option["group_say"] = GROUP_SAY[group].to_json()
         options.append(option)
@@ -205,22 +209,61 @@ def choices(game: Game) -> dict[str, Any]:
     return out
 
 
-def _path_say(data: dict[str, Any], path: list[str]) -> list[Msg] | None:
-    """An option's tap path as messages where every step is this adapter's own words (else None: English)."""
+def _path_say(game: Game, data: dict[str, Any]) -> list[Msg | str]:
+    """An option's tap path (``action_words``) as messages: the same steps in the page's language."""
     kind = data["type"]
     if kind == "roll":
-        return [Msg("Wild (each picks a cube)") if data["face"] == board.WILD else Msg(str(data["face"]).capitalize())]
-    if kind == "place" and len(path) == 3:
-        space = _index(data["space"])
-        r, c = board.stall_row_col(board.stall_of(space))
-        y, x = divmod(space, board.SPACES_PER_SIDE)
-        return [WORKER_SAY[data["worker"]], Msg("Row {row}, column {column}", row=r + 1, column=c + 1),
-                Msg("{space} space", space=Msg(_SPACE_WORDS[(y % 2) * 2 + x % 2].capitalize()))]
+        face = str(data["face"])
+        return [Msg("Wild (each picks a cube)") if face == board.WILD else words.CUBE_BUTTONS.get(face, face)]
+    if kind == "scout":
+        space = int(data["space"])
+        left, right = board.rooftop_neighbours(space)
+        return [Msg("Space {n}: take {a} + {b}", n=space, a=words.cube_name(game.s.rooftop[left - 1]),
+                    b=words.cube_name(game.s.rooftop[right - 1]))]
+    if kind == "place":
+        at = words.place(_index(data["space"]))
+        path: list[Msg | str] = [WORKER_SAY[data["worker"]], Msg("Row {row}, column {column}", row=at["row"],
+                                                                column=at["column"]),
+                                 Msg("{space} space", space=_capital(at["corner"]))]
+        if data.get("extra"):
+            path.append(Msg("Extra cube: {colour}", colour=words.cube_name(str(data["extra"]))))
+        if data.get("second"):
+            second = words.place(_index(data["second"]))
+            path.append(Msg("Second: {corner} space of row {row}, column {column}", **second))
+        return path
     if kind == "pass":
         return [Msg("Pass (no worker can be placed)")]
     if kind == "end_turn":
         return [Msg("End the turn")]
-    return None
+    if kind == "swap":
+        a, b = data["lines"]
+        return [Msg("Spend 1 gold: swap cubes"), Msg("Swap {a} and {b}", a=words.line_name(a), b=words.line_name(b))]
+    return [option_say(data.get("option", data.get("value")), capital=True)]
+
+
+def option_say(option: Any, *, capital: bool) -> Msg | str:
+    """``option_words`` as a message (``capital``: as on a button; else as inside a sentence, lower case)."""
+    if isinstance(option, list) and len(option) == 2:
+        at = words.place(_index(option))
+        return Msg("{corner} space of the stall in row {row}, column {column}", row=at["row"], column=at["column"],
+                   corner=_capital(at["corner"]) if capital else at["corner"])
+    if isinstance(option, str) and option in words.DIRECTIONS:
+        direction = words.DIRECTIONS[option]
+        if capital:
+            return Msg("Point {direction}", direction=direction)
+        return Msg("point {direction}", direction=direction)
+    if option == "gold":
+        return Msg("1 gold coin")
+    if option == "bodyguard":
+        return Msg("1 bodyguard")
+    if isinstance(option, str) and option in words.CUBE_BUTTONS:
+        return words.CUBE_BUTTONS[option] if capital else words.CUBE_NAMES[option]
+    return str(option)
+
+
+def _capital(corner: Any) -> Msg:
+    """A stall corner's word as it starts a button (``"top-left"`` -> ``"Top-left"``)."""
+    return words.CORNER_BUTTONS[words.CORNERS.index(corner)]
 
 
 def describe(before: Game, action: dict[str, Any]) -> str:
@@ -250,34 +293,53 @@ def describe(before: Game, action: dict[str, Any]) -> str:
     return f"{who} chooses {option} (“{pending.get('prompt', '')}”)"
 
 
-def describe_say(before: Game, action: dict[str, Any]) -> Msg | None:
-    """``describe`` as a message the page renders in its language, for the lines this adapter words
-    itself (a roll, a scout, a plain placement, a pass, the end of a turn); None for the rest (English)."""
+def describe_say(before: Game, action: dict[str, Any]) -> Msg:
+    """``describe`` as a message (the same line; the page renders it in its language)."""
     kind = action["type"]
+    pending = before.pending or {}
     if kind == "answer":
-        return None
+        asked = prompt_of(pending) if pending else Msg("the question")
+        return Msg("The table answers “{prompt}”: {value}", prompt=asked, value=action["value"])
     who = before.name(int(action["player"]))
     if kind == "roll":
-        return Msg("{player} rolls the market die: {face}", player=who, face=Msg(str(action["face"])))
+        return Msg("{player} rolls the market die: {face}", player=who, face=words.cube_name(str(action["face"])))
     if kind == "scout":
         space = int(action["space"])
         left, right = board.rooftop_neighbours(space)
         return Msg("{player} moves the rooftop pawn to space {n}: take {a} + {b}", player=who, n=space,
-                   a=Msg(before.s.rooftop[left - 1]), b=Msg(before.s.rooftop[right - 1]))
-    if kind == "place" and not action.get("extra") and not action.get("second"):
-        space = _index(action["space"])
-        stall = board.stall_of(space)
-        r, c = board.stall_row_col(stall)
-        y, x = divmod(space, board.SPACES_PER_SIDE)
-        row, column = before.cost(stall)
-        return Msg("{player} places {worker} in the {space} space of the stall in row {row}, column {column} "
-                   "(pays {a} + {b})", player=who, worker=Msg(board.a_worker(action["worker"])),
-                   space=Msg(_SPACE_WORDS[(y % 2) * 2 + x % 2]), row=r + 1, column=c + 1, a=Msg(row), b=Msg(column))
+                   a=words.cube_name(before.s.rooftop[left - 1]), b=words.cube_name(before.s.rooftop[right - 1]))
+    if kind == "place":
+        return _placement_say(before, who, action)
     if kind == "pass":
         return Msg("{player} cannot place a worker and passes", player=who)
     if kind == "end_turn":
         return Msg("{player} ends the turn", player=who)
-    return None
+    if kind == "swap":
+        a, b = action["lines"]
+        return Msg("{player} spends a gold coin to swap the cubes of {a} and {b}", player=who, a=words.line_name(a),
+                   b=words.line_name(b))
+    return Msg("{player} chooses {option} (“{prompt}”)", player=who,
+               option=option_say(action.get("option"), capital=False), prompt=prompt_of(pending) if pending else "")
+
+
+def _placement_say(before: Game, who: str, action: dict[str, Any]) -> Msg:
+    """A placement's log line: the worker, where, the extra cube and the cousins' second space, the cost."""
+    at = words.place(_index(action["space"]))
+    row, column = before.cost(board.stall_of(_index(action["space"])))
+    said = {"player": who, "worker": words.A_WORKER[str(action["worker"])], "space": at["corner"], "row": at["row"],
+            "column": at["column"], "a": words.cube_name(row), "b": words.cube_name(column)}
+    if not action.get("extra"):
+        return Msg("{player} places {worker} in the {space} space of the stall in row {row}, column {column} "
+                   "(pays {a} + {b})", **said)
+    said["extra"] = words.cube_name(str(action["extra"]))
+    if not action.get("second"):
+        return Msg("{player} places {worker} in the {space} space of the stall in row {row}, column {column}, "
+                   "paying an extra {extra} (pays {a} + {b})", **said)
+    second = words.place(_index(action["second"]))
+    return Msg("{player} places {worker} in the {space} space of the stall in row {row}, column {column}, "
+               "paying an extra {extra}; second assistant in the {space2} space of the stall in row {row2}, "
+               "column {column2} (pays {a} + {b})", **said, space2=second["corner"], row2=second["row"],
+               column2=second["column"])
 
 
 # -- the board -----------------------------------------------------------------------------------
@@ -310,8 +372,14 @@ def board_view(game: Game) -> dict[str, Any]:
     return {
         "round": s.round, "phase": PHASES.get(s.phase, s.phase), "final_round": s.final_round,
         "phase_say": PHASE_SAY[s.phase].to_json() if s.phase in PHASE_SAY else None,
-        "end_reason": s.end_reason, "rows": list(s.rows), "columns": list(s.columns), "rooftop": list(s.rooftop),
+        "end_reason": s.end_reason, "end_reason_say": _said(words.end_reason(s.end_reason)) if s.finished else None,
+        "rows": list(s.rows), "columns": list(s.columns), "rooftop": list(s.rooftop),
         "pawn": s.pawn, "stalls": stalls, "juice": list(s.juice), "gold_supply": s.gold_supply,
         "empty_tiles": s.empty_tiles, "open_stalls": s.open_stalls(), "players": players,
         "colours": list(board.CUBE_COLOURS),
     }
+
+
+def _said(message: Msg | str) -> dict[str, Any] | str:
+    """A message as data for the page (a text the engine did not word stays as it is)."""
+    return message.to_json() if isinstance(message, Msg) else message

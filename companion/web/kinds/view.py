@@ -51,4 +51,6 @@ def undo_view(live: LiveGame) -> dict[str, Any]:
     if not game.log:
         return {"available": False, "label": None, "reason": AT_THE_START,
                 "reason_say": Msg(AT_THE_START).to_json()}  # the page says it in its language
-    return {"available": True, "label": live.last_label or "the last action", "reason": None}
+    last = live.last_say
+    return {"available": True, "label": live.last_label or "the last action", "reason": None,
+            "label_say": last.to_json() if isinstance(last, Msg) else None}  # the page says it in its language

@@ -87,7 +87,7 @@
         '<p class="small muted">' + esc(t("{open} stalls open · gold coins in the supply {gold} · empty stall tiles {empty}",
           {open: board.open_stalls, gold: board.gold_supply, empty: board.empty_tiles})) +
         (board.final_round ? " · <strong>" + esc(t("final round")) + "</strong>" : "") +
-        (board.end_reason ? " · " + esc(board.end_reason) : "") + "</p>";
+        (board.end_reason ? " · " + esc(board.end_reason_say ? Keshi.say(board.end_reason_say) : board.end_reason) : "") + "</p>";
     },
   };
 })();

@@ -235,7 +235,7 @@
     const undo = document.getElementById("undo");
     if (undo) {
       undo.disabled = busy || deleted;
-      undo.textContent = view.undo.available ? t("Undo: {what}", {what: view.undo.label}) : t("Undo");
+      undo.textContent = view.undo.available ? t("Undo: {what}", {what: undoWhat()}) : t("Undo");
     }
     placeMessage(false);
   }
@@ -261,8 +261,11 @@
     }
     return false;
   }
-  // A log line in the page's language where the server sent it as a message (``say``), else as written.
+  // A log line in the page's language where the server sent it as a message (``say``), else as written
+  // (a game stored before lines were kept as messages). The server words Undo's "took back: …" and the
+  // Undo button's action as messages too (``undo.label_say``), so they quote the line in this language.
   function logText(data) { return data.say ? Keshi.say(data.say) : data.label || ""; }
+  function undoWhat() { return view.undo.label_say ? Keshi.say(view.undo.label_say) : view.undo.label; }
   const addLog = KeshiLive.logList(60);
 
   // -- the live stream (KeshiLive: snapshot, events from the last one seen, reconnects) -------------
@@ -283,7 +286,7 @@
   if (undo) {
     undo.addEventListener("click", function () {
       if (!view.undo.available) { say(view.undo.reason_say ? Keshi.say(view.undo.reason_say) : view.undo.reason || t("Nothing to take back now.")); return; }
-      if (window.confirm(t("Take back {what}?", {what: view.undo.label}))) { send("/undo", {}); }
+      if (window.confirm(t("Take back {what}?", {what: undoWhat()}))) { send("/undo", {}); }
     });
   }
   KeshiLive.follow(gameId, root, {
