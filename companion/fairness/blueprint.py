@@ -20,6 +20,8 @@ from companion.fairness.cli import parse_since
 from companion.fairness.load import load_tosses, narrow
 from companion.fairness.render import REPORT_TEMPLATE, html_context, render
 from companion.fairness.report import SCOPE_KEYS, FairnessReport, build_report
+from companion.i18n import LOCALE, Msg
+from companion.i18n.web import LANGUAGE_NAMES
 
 bp = Blueprint("fairness", __name__, url_prefix="/fairness", template_folder="templates")
 
@@ -49,8 +51,16 @@ def _url(endpoint: str, fallback: str, **values: Any) -> str:
         return fallback
 
 
+def _language_switch() -> list[tuple[str, str]]:
+    """The menu's language switch as (code, address) for every other language; none in an app without it."""
+    here = request.full_path.rstrip("?")
+    links = [(code, _url("i18n.switch", "", code=code, next=here)) for code in LANGUAGE_NAMES if code != LOCALE.get()]
+    return [(code, address) for code, address in links if address]
+
+
 def _bad_request(exc: KeshiError) -> Response:
-    return Response(f"bad request: {exc}\n", status=400, mimetype="text/plain")
+    message = Msg("bad request: {problem}", problem=str(exc))  # the problem's own message, in the same language
+    return Response(f"{message}\n", status=400, mimetype="text/plain")
 
 
 @bp.get("/")
@@ -69,8 +79,11 @@ def page() -> Response:
         "stylesheet": _url("static", "/static/app.css", filename="app.css"),
         "nav": {"games": _url("pages.index", "/"), "tower": _url("tower_page.tower", "/tower"),
                 "board": _url("board_profile.page", "/profile")},
+        "languages": _language_switch(),
     }
-    html = render_template(REPORT_TEMPLATE, **html_context(report), dashboard=dashboard)
+    locale = LOCALE.get()
+    html = render_template(REPORT_TEMPLATE, **html_context(report, locale), dashboard=dashboard,
+                           language_names=LANGUAGE_NAMES)
     return Response(html, mimetype=MEDIA_TYPES["html"])
 
 
@@ -78,8 +91,8 @@ def page() -> Response:
 def download(fmt: str) -> Response:
     """The report as a file: ``report.json``, ``report.csv`` or ``report.html`` (standalone)."""
     if fmt not in MEDIA_TYPES:
-        message = f"not found: report format must be html, csv or json, not {fmt!r}\n"
-        return Response(message, status=404, mimetype="text/plain")
+        message = Msg("not found: report format must be html, csv or json, not {fmt!r}", fmt=fmt)
+        return Response(f"{message}\n", status=404, mimetype="text/plain")
     try:
         text = render(_report(_filters()), fmt)
     except KeshiError as exc:

@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from companion import COLOURS
 from companion.fairness.two_rate import Counts
+from companion.i18n import Msg, colour_name, word
 
 SHIFT = 0.10
 ALPHA_CHANGE = 0.02
@@ -210,9 +211,15 @@ def _first_alarm(walk: npt.NDArray[np.float64], levels: npt.NDArray[np.float64])
 
 
 def describe(alarm: ChangeAlarm) -> str:
-    """The alarm in player words."""
+    """The alarm in player words (English)."""
+    return describe_say(alarm).english()
+
+
+def describe_say(alarm: ChangeAlarm) -> Msg:
+    """The alarm in player words, as a message (the colour and its direction are words too)."""
+    colour, direction = colour_name(alarm.colour), word("direction", alarm.direction)  # stickier / looser
     if alarm.start_toss == 1:
-        return (f"{alarm.colour} has been {alarm.direction} than the rest from the start "
-                f"(noticed at toss {alarm.alarm_toss})")
-    return (f"{alarm.colour} became {alarm.direction} from about toss {alarm.start_toss} "
-            f"(noticed at toss {alarm.alarm_toss})")
+        return Msg("{colour} has been {direction} than the rest from the start (noticed at toss {alarm})",
+                   colour=colour, direction=direction, alarm=alarm.alarm_toss)
+    return Msg("{colour} became {direction} from about toss {start} (noticed at toss {alarm})",
+               colour=colour, direction=direction, start=alarm.start_toss, alarm=alarm.alarm_toss)

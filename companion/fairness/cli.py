@@ -14,6 +14,7 @@ from pathlib import Path
 
 from companion import COLOURS
 from companion.errors import ConfigError
+from companion.i18n import Msg
 
 DEFAULT_INSTANCE = Path("instance")
 INSTANCE_HELP = "instance folder (default ./instance, as for keshi serve)"
@@ -42,7 +43,7 @@ def parse_since(text: str) -> float:
     try:
         return datetime.fromisoformat(text).timestamp()
     except ValueError:
-        raise ConfigError(f"since must be an ISO date like 2026-11-21, not {text!r}") from None
+        raise ConfigError(Msg("since must be an ISO date like 2026-11-21, not {text!r}", text=text)) from None
 
 
 def positive_int(text: str) -> int:

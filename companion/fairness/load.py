@@ -36,6 +36,7 @@ import numpy.typing as npt
 from companion import COLOURS
 from companion.errors import KeshiError
 from companion.fairness.two_rate import Counts
+from companion.i18n import Msg, colour_name
 from companion.store import Store
 from companion.tower.record import toss_filter
 
@@ -76,6 +77,8 @@ class SetAside:
     game_id: str | None
     session_id: str | None
     reason: str
+    #: The reason as a message for a page in the reader's language (None: a damaged record, said in English).
+    reason_say: Msg | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,7 @@ def narrow(
 ) -> TossData:
     """Only the tosses (and set-aside tosses) of one layer, game and/or session (None: no restriction)."""
     if layer is not None and layer not in ("B1", "B2"):
-        raise TossLogError(f"layer must be B1 or B2, not {layer!r}")
+        raise TossLogError(Msg("layer must be B1 or B2, not {layer!r}", layer=layer))
     mask = np.ones(data.n_tosses, dtype=bool)
     if layer is not None:
         mask &= data.layer == layer
@@ -402,7 +405,7 @@ def _fast_drop_times(text: str, count: int) -> tuple[npt.NDArray[np.int64], Floa
 def _parse_page(rows: Sequence[Sequence[object]], ids: dict[object, object]) -> TossData:
     """One page of query rows as ``TossData``, its unusable tosses moved to ``set_aside``."""
     columns: list[Sequence[object]] = list(zip(*rows, strict=True)) if rows else [()] * _COLUMNS
-    problems: dict[int, str] = {}
+    problems: dict[int, str | Msg] = {}
     pieces_in = _lenient_grid(columns[8], "tossed-in", problems)
     pieces_out = _lenient_grid(columns[9], "came-out", problems)
     held_before = _lenient_grid(columns[10], "held-before", problems)
@@ -435,8 +438,9 @@ def _parse_page(rows: Sequence[Sequence[object]], ids: dict[object, object]) -> 
         return data
     aside = tuple(
         SetAside(str(columns[1][r]), float(data.started_at[r]), str(data.layer[r]),
-                 _optional_str(data.game_id[r]), _optional_str(data.session_id[r]), problems[r])
-        for r in sorted(problems)
+                 _optional_str(data.game_id[r]), _optional_str(data.session_id[r]), _english(reason),
+                 reason if isinstance(reason, Msg) else None)
+        for r, reason in sorted(problems.items())
     )
     keep = np.ones(n, dtype=bool)
     keep[list(problems)] = False
@@ -446,17 +450,29 @@ def _parse_page(rows: Sequence[Sequence[object]], ids: dict[object, object]) -> 
 
 def _impossible_reason(
     pieces_in: npt.NDArray[np.int64], pieces_out: npt.NDArray[np.int64], held: npt.NDArray[np.int64]
-) -> str:
+) -> Msg:
     """Why a toss whose counts cannot have happened is set aside, in player words."""
     over = int(np.argmax(pieces_out - pieces_in - held))
-    colour, out, inside = COLOURS[over], int(pieces_out[over]), int(pieces_in[over] + held[over])
+    colour, out, inside = colour_name(COLOURS[over]), int(pieces_out[over]), int(pieces_in[over] + held[over])
     if int(pieces_in.sum()) == 0:
-        return (f"nothing was recorded as tossed in, yet {int(pieces_out.sum())} came out "
-                "(a toss from the tower's own button?)")
-    what = f"{out} {colour} came out but only {inside} {'was' if inside == 1 else 'were'} inside or tossed in"
+        return Msg("nothing was recorded as tossed in, yet {out} came out (a toss from the tower's own button?)",
+                   out=int(pieces_out.sum()))
+    counts = {"out": out, "colour": colour, "inside": inside}
     if int(pieces_out.sum()) <= int((pieces_in + held).sum()):
-        return f"{what}, though the totals add up (colours mixed up by the camera?)"
-    return f"{what} (a piece counted earlier may have fallen only now)"
+        if inside == 1:
+            return Msg("{out} {colour} came out but only {inside} was inside or tossed in, though the totals add up "
+                       "(colours mixed up by the camera?)", **counts)
+        return Msg("{out} {colour} came out but only {inside} were inside or tossed in, though the totals add up "
+                   "(colours mixed up by the camera?)", **counts)
+    if inside == 1:
+        return Msg("{out} {colour} came out but only {inside} was inside or tossed in (a piece counted earlier may "
+                   "have fallen only now)", **counts)
+    return Msg("{out} {colour} came out but only {inside} were inside or tossed in (a piece counted earlier may "
+               "have fallen only now)", **counts)
+
+
+def _english(reason: str | Msg) -> str:
+    return reason.english() if isinstance(reason, Msg) else reason
 
 
 def _optional_str(value: object) -> str | None:
@@ -480,14 +496,14 @@ def colour_grid(texts: Sequence[str]) -> IntGrid:
 
     Raises ``TossLogError`` naming the first map that does not read as counts.
     """
-    problems: dict[int, str] = {}
+    problems: dict[int, str | Msg] = {}
     grid = _lenient_grid(texts, "stored", problems)
     if problems:
-        raise TossLogError(f"toss #{min(problems) + 1}: {problems[min(problems)]}")
+        raise TossLogError(f"toss #{min(problems) + 1}: {_english(problems[min(problems)])}")
     return grid
 
 
-def _lenient_grid(texts: Sequence[object], what: str, problems: dict[int, str]) -> IntGrid:
+def _lenient_grid(texts: Sequence[object], what: str, problems: dict[int, str | Msg]) -> IntGrid:
     """Like ``colour_grid``, but a map that does not read leaves zeros and a reason in ``problems``."""
     if not texts:
         return np.zeros((0, len(COLOURS)), dtype=np.int64)
@@ -527,15 +543,15 @@ def drop_times(texts: Sequence[str]) -> tuple[npt.NDArray[np.int64], FloatArray]
 
     Raises ``TossLogError`` naming the first list that does not read as times.
     """
-    problems: dict[int, str] = {}
+    problems: dict[int, str | Msg] = {}
     result = _lenient_drop_times(texts, problems)
     if problems:
-        raise TossLogError(f"toss #{min(problems) + 1}: {problems[min(problems)]}")
+        raise TossLogError(f"toss #{min(problems) + 1}: {_english(problems[min(problems)])}")
     return result
 
 
 def _lenient_drop_times(
-    texts: Sequence[object], problems: dict[int, str]
+    texts: Sequence[object], problems: dict[int, str | Msg]
 ) -> tuple[npt.NDArray[np.int64], FloatArray]:
     """Like ``drop_times``; a list that does not read counts as no drops, with a reason in ``problems``.
 

@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 
 from companion import COLOURS
 from companion.fairness.report import FairnessReport
+from companion.i18n import Msg, colour_name
 
 #: Approximate keshi paint colours (for the swatches; names always accompany them).
 KESHI_HEX: dict[str, str] = {
@@ -48,7 +49,7 @@ def _data_uri(fig: Figure) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def release_rate_plot(report: FairnessReport) -> str:
+def release_rate_plot(report: FairnessReport, locale: str = "en") -> str:
     """Release rate per colour (all exposures) with its 95 % Wilson interval; flagged colours marked."""
     fig, ax = _figure(6.4, 4.2)
     rows = list(reversed(COLOURS))
@@ -59,67 +60,75 @@ def release_rate_plot(report: FairnessReport) -> str:
         if summary.release.rate is not None:
             ax.plot(summary.release.rate, y, marker="o", markersize=9, color=KESHI_HEX[colour],
                     markeredgecolor="#000000")
-    labels = [f"{c}  (flagged)" if report.colours[c].flagged else c for c in rows]
+    names = {c: _said(colour_name(c), locale) for c in rows}
+    labels = [Msg("{colour}  (flagged)", colour=names[c]).render(locale) if report.colours[c].flagged else names[c]
+              for c in rows]
     ax.set_yticks(range(len(rows)), labels)
     for tick, colour in zip(ax.get_yticklabels(), rows, strict=True):
         if report.colours[colour].flagged:
             tick.set_fontweight("bold")
     ax.set_xlim(0, 1)
-    ax.set_xlabel("release rate (pieces out / pieces held + tossed in), 95 % interval")
-    ax.set_title(f"Release rate per colour ({report.tosses} tosses)")
+    ax.set_xlabel(Msg("release rate (pieces out / pieces held + tossed in), 95 % interval").render(locale))
+    ax.set_title(Msg("Release rate per colour ({n} tosses)", n=report.tosses).render(locale))
     ax.grid(axis="x", alpha=0.3)
     return _data_uri(fig)
 
 
-def drop_time_plot(report: FairnessReport) -> str:
+def drop_time_plot(report: FairnessReport, locale: str = "en") -> str:
     """Histogram of every drop's time after its toss."""
     fig, ax = _figure(6.4, 3.2)
     edges, counts = report.drops.histogram_edges_ms, report.drops.histogram_counts
     if counts:
         ax.stairs(counts, edges, fill=True, color="#4a6fa5", alpha=0.8)
     else:
-        ax.text(0.5, 0.5, "no drops recorded yet", ha="center", va="center", transform=ax.transAxes)
-    ax.set_xlabel("time after the toss (ms)")
-    ax.set_ylabel("drops")
-    ax.set_title(f"Drop times ({report.drops.drops} drops)")
+        ax.text(0.5, 0.5, Msg("no drops recorded yet").render(locale), ha="center", va="center", transform=ax.transAxes)
+    ax.set_xlabel(Msg("time after the toss (ms)").render(locale))
+    ax.set_ylabel(Msg("drops").render(locale))
+    ax.set_title(Msg("Drop times ({n} drops)", n=report.drops.drops).render(locale))
     return _data_uri(fig)
 
 
-def contents_plot(report: FairnessReport) -> str:
+def contents_plot(report: FairnessReport, locale: str = "en") -> str:
     """The tower's inferred contents after each toss of the latest game, stacked by colour."""
     trace = report.latest_game
     tallest = max((sum(column) for column in zip(*trace.held_after.values(), strict=True)), default=0) if trace else 0
     # a taller figure for a fuller tower, so each one-keshi segment has room for its colour's name
     fig, ax = _figure(6.4, min(3.6 + 0.3 * tallest, 9.0))
     if trace is None:
-        ax.text(0.5, 0.5, "no game recorded yet", ha="center", va="center", transform=ax.transAxes)
-        ax.set_title("Tower contents over a game")
+        ax.text(0.5, 0.5, Msg("no game recorded yet").render(locale), ha="center", va="center", transform=ax.transAxes)
+        ax.set_title(Msg("Tower contents over a game").render(locale))
         return _data_uri(fig)
     x = range(len(trace.labels))
     bottom = [0] * len(trace.labels)
     for colour in COLOURS:
+        name = _said(colour_name(colour), locale)
         heights = trace.held_after[colour]
         if not any(heights):
             continue
         bars = ax.bar(x, heights, bottom=bottom, color=KESHI_HEX[colour], edgecolor="#000000",
-                      hatch=HATCHES[colour], label=colour)
+                      hatch=HATCHES[colour], label=name)
         for bar, h in zip(bars, heights, strict=True):
             if h:
-                ax.text(bar.get_x() + bar.get_width() / 2, bar.get_y() + h / 2, colour, ha="center",
+                ax.text(bar.get_x() + bar.get_width() / 2, bar.get_y() + h / 2, name, ha="center",
                         va="center", fontsize=7, bbox=LABEL_BOX)
         bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
     ax.set_xticks(list(x), trace.labels, rotation=45)
-    ax.set_ylabel("keshis held after the toss")
-    ax.set_title(f"Tower contents over game {trace.game_id}")
+    ax.set_ylabel(Msg("keshis held after the toss").render(locale))
+    ax.set_title(Msg("Tower contents over game {game}", game=trace.game_id).render(locale))
     if any(bottom):
         ax.legend(fontsize=7, ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return _data_uri(fig)
 
 
-def all_plots(report: FairnessReport) -> dict[str, str]:
-    """The three plots by name, as ``data:`` URIs for ``<img src=...>``."""
+def _said(text: Msg | str, locale: str) -> str:
+    """A word in ``locale`` (a name without a translation is shown as it is)."""
+    return text.render(locale) if isinstance(text, Msg) else text
+
+
+def all_plots(report: FairnessReport, locale: str = "en") -> dict[str, str]:
+    """The three plots by name, as ``data:`` URIs for ``<img src=...>``, their words in ``locale``."""
     return {
-        "release_rate": release_rate_plot(report),
-        "drop_times": drop_time_plot(report),
-        "contents": contents_plot(report),
+        "release_rate": release_rate_plot(report, locale),
+        "drop_times": drop_time_plot(report, locale),
+        "contents": contents_plot(report, locale),
     }

@@ -20,11 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from companion import COLOURS, __version__
 from companion.errors import KeshiError
+from companion.fairness.layer_comparison import Difference
 from companion.fairness.report import FairnessReport
-from companion.fairness.verdict import TOPICS, format_percent
+from companion.fairness.two_rate import RateFit
+from companion.fairness.verdict import DIRECTION_WORDS, TOPICS, percent_say
+from companion.i18n import Msg, colour_name, translations, word
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 REPORT_TEMPLATE = "fairness/report.html"
@@ -34,6 +38,16 @@ CSV_COLUMNS = (
     "p_value", "p_adjusted", "flagged", "direction", "p_new", "p_new_low", "p_new_high",
     "p_held", "p_held_low", "p_held_high", "verdict", "toss_id", "reason",
 )
+
+
+#: The report's filters (``SCOPE_KEYS``) as the page's subtitle names them ("layer B1").
+FILTER_WORDS: dict[str, Msg] = {
+    "tower": word("filter", "tower"), "since": word("filter", "since"), "layer": word("filter", "layer"),
+    "game": word("filter", "game"), "session": word("filter", "session"),
+}
+UNKNOWN = Msg("unknown")
+#: A flagged colour whose rates point different ways on the two layers.
+DIFFERS = Msg("differs")
 
 
 class ReportFormatError(KeshiError, ValueError):
@@ -99,23 +113,60 @@ def render_csv(report: FairnessReport) -> str:
     return buffer.getvalue()
 
 
-def html_context(report: FairnessReport) -> dict[str, Any]:
-    """What the HTML template needs: the report, its plots and display helpers."""
+def html_context(report: FairnessReport, locale: str = "en") -> dict[str, Any]:
+    """What the HTML template needs: the report, its plots and display helpers, in ``locale``.
+
+    ``_`` is the template's translation function, as Flask-Babel's (``%(name)s`` placeholders, ``%%``
+    for a percent sign, values escaped): given here so the saved file (English) and the dashboard's page
+    (the phone's language) render through the same template with or without Flask-Babel.
+    """
     from companion.fairness.plots import KESHI_HEX, all_plots
+
+    catalog = translations(locale)
+
+    def translate(text: str, **values: Any) -> Markup:
+        return Markup(catalog.gettext(text)) % values
+
+    def say(message: Msg | str) -> str:
+        return message.render(locale) if isinstance(message, Msg) else message
+
+    def count(n: int) -> str:
+        grouped = f"{n:,}"
+        return grouped.replace(",", ".") if locale == "de" else grouped
+
+    def chance(fit: RateFit) -> Markup | str:
+        if fit.estimate is None:
+            return UNKNOWN.render(locale)
+        return Markup("<strong>%.3f</strong> (%.3f – %.3f)") % (fit.estimate, *fit.interval)
+
+    def difference(diff: Difference) -> str:
+        if diff.estimate is None:
+            return UNKNOWN.render(locale)
+        low, high = diff.interval or (diff.estimate, diff.estimate)
+        return Msg("{estimate} ({low} to {high})", estimate=f"{diff.estimate:+.3f}", low=f"{low:+.3f}",
+                   high=f"{high:+.3f}").render(locale)
 
     return {
         "report": report,
-        "plots": all_plots(report),
+        "plots": all_plots(report, locale),
         "colours": COLOURS,
         "swatch": KESHI_HEX,
         "version": __version__,
         "generated": datetime.fromtimestamp(report.generated_at, UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "when": lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M"),
         "pvalue": format_p,
-        "percent": format_percent,
-        "stage_words": TOPICS,
+        "percent": lambda p: say(percent_say(p)),
+        "stage_words": {name: topic.render(locale) for name, topic in TOPICS.items()},
+        "scope_words": {key: name.render(locale) for key, name in FILTER_WORDS.items()},
+        "lang": locale,
+        "_": translate,
+        "say": say,
+        "count": count,
+        "chance": chance,
+        "difference": difference,
+        "colour_label": lambda colour: say(colour_name(colour)),
+        "direction_label": lambda direction: say(DIRECTION_WORDS.get(direction) or direction or DIFFERS),
     }
-
 
 
 def format_p(p: float | None) -> str:
@@ -133,6 +184,7 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def render_html(report: FairnessReport) -> str:
-    """The standalone HTML report (no dashboard filter form: ``dashboard`` is None)."""
-    return _environment().get_template(REPORT_TEMPLATE).render(**html_context(report), dashboard=None)
+def render_html(report: FairnessReport, locale: str = "en") -> str:
+    """The standalone HTML report (no dashboard filter form: ``dashboard`` is None), English unless
+    ``locale`` says otherwise (the hub's page: the reader's language)."""
+    return _environment().get_template(REPORT_TEMPLATE).render(**html_context(report, locale), dashboard=None)

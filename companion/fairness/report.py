@@ -18,7 +18,7 @@ bias detected" when both are answered. ``headline`` is that in player words.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,8 @@ from companion.fairness.monitor import monitor_layer
 from companion.fairness.release_rates import IdCodes, clusters, id_codes, release_rates
 from companion.fairness.sequential import SequentialPower, SequentialTests
 from companion.fairness.two_rate import Cells, RateFit, TwoRateFit, cells_by_colour, log_likelihood
-from companion.fairness.verdict import BIAS, NO_BIAS, NOT_ENOUGH, VERDICTS, StageVerdict, verdict
+from companion.fairness.verdict import BIAS, NO_BIAS, NOT_ENOUGH, VERDICTS, StageVerdict, english, verdict
+from companion.i18n import Msg
 from companion.tower.model import LAYER_DEFAULTS
 
 #: The filters a report can be narrowed by (CLI options, dashboard query parameters).
@@ -122,6 +123,8 @@ class FairnessReport:
     latest_game: GameTrace | None
     layer_comparison: LayerComparison | None
     set_aside: list[SetAside]
+    #: ``detail`` as messages (one per sentence), for a page in the reader's language.
+    detail_say: tuple[Msg, ...] = field(default=(), compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: plain dicts, lists, numbers, strings, booleans and nulls."""
@@ -145,7 +148,8 @@ class FairnessReport:
             "verdict": self.verdict,
             "headline": self.headline,
             "detail": self.detail,
-            "stages": {name: asdict(stage) for name, stage in self.stages.items()},
+            "detail_say": [message.to_json() for message in self.detail_say],
+            "stages": {name: _said(asdict(stage)) for name, stage in self.stages.items()},
             "colours": colours,
             "layers": {name: _layer_dict(layer) for name, layer in self.layers.items()},
             "drops": asdict(self.drops),
@@ -154,8 +158,13 @@ class FairnessReport:
             "sessions": [asdict(s) for s in self.sessions],
             "latest_game": asdict(self.latest_game) if self.latest_game else None,
             "layer_comparison": asdict(self.layer_comparison) if self.layer_comparison else None,
-            "set_aside": [asdict(s) for s in self.set_aside],
+            "set_aside": [_said(asdict(s)) for s in self.set_aside],
         }
+
+
+def _said(fields: dict[str, Any]) -> dict[str, Any]:
+    """A record's fields for JSON: its ``*_say`` messages as plain data (``Msg.to_json``)."""
+    return {name: value.to_json() if isinstance(value, Msg) else value for name, value in fields.items()}
 
 
 def _layer_dict(layer: LayerReport) -> dict[str, Any]:
@@ -229,18 +238,20 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
     decided = verdict(data.n_tosses, layers)
     # each toss's pieces tossed in, held before and released, summed over colours once for both tables
     totals = tuple(grid.sum(axis=1) for grid in (data.pieces_in, data.held_before, data.pieces_out))
-    detail = decided.detail
+    detail_say = decided.detail_say
     if data.set_aside:
         count = len(data.set_aside)
-        detail += (f" {count} stored toss{'es' if count > 1 else ''} could not be reconciled and "
-                   f"{'were' if count > 1 else 'was'} set aside (listed with the reasons).")
+        aside = (Msg("{count} stored tosses could not be reconciled and were set aside (listed with the reasons).",
+                     count=count) if count > 1 else
+                 Msg("1 stored toss could not be reconciled and was set aside (listed with the reasons)."))
+        detail_say += (aside,)
     return FairnessReport(
         generated_at=time.time(),
         scope=scope or dict.fromkeys(SCOPE_KEYS),
         tosses=data.n_tosses,
         verdict=decided.verdict,
         headline=decided.headline,
-        detail=detail,
+        detail=english(detail_say),
         stages=decided.stages,
         colours=colours,
         layers=layers,
@@ -251,6 +262,7 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
         latest_game=_latest_game(data),
         layer_comparison=_compare(layers),
         set_aside=list(data.set_aside),
+        detail_say=detail_say,
     )
 
 

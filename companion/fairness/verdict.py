@@ -22,10 +22,10 @@ sentence, or the two questions' sentences.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
-from companion.fairness.change import ALPHA_CHANGE, ChangeAlarm, describe
+from companion.fairness.change import ALPHA_CHANGE, ChangeAlarm, describe_say
 from companion.fairness.sequential import (
     ALPHA_TESTS,
     FIRST_LOOK,
@@ -35,21 +35,25 @@ from companion.fairness.sequential import (
     SequentialTests,
     StagePower,
 )
+from companion.i18n import Msg, colour_name, word
 
 NOT_ENOUGH = "not enough data yet"
 NO_BIAS = "no colour bias detected"
 BIAS = "colour bias detected"
 VERDICTS = (NOT_ENOUGH, NO_BIAS, BIAS)
-KIND_WORDS = {"p_new": "new pieces", "p_held": "held pieces", "both": "both"}
+#: The kinds of bias, as the detail names the weakest one.
+KIND_WORDS: dict[str, Msg] = {
+    "p_new": word("kind", "new pieces"), "p_held": word("kind", "held pieces"), "both": word("kind", "both"),
+}
 #: Each stage's question, as it reads after "in" ("No colour bias detected in ...").
-QUESTIONS = {
-    "new_pieces": "how often tossed-in keshis stay inside",
-    "held_pieces": "how often keshis already inside stay stuck",
+QUESTIONS: dict[str, Msg] = {
+    "new_pieces": Msg("how often tossed-in keshis stay inside"),
+    "held_pieces": Msg("how often keshis already inside stay stuck"),
 }
 #: Each stage's name at the start of a sentence ("...: not enough data yet").
-TOPICS = {
-    "new_pieces": "Tossed-in keshis staying inside",
-    "held_pieces": "Stickiness of keshis already inside",
+TOPICS: dict[str, Msg] = {
+    "new_pieces": Msg("Tossed-in keshis staying inside"),
+    "held_pieces": Msg("Stickiness of keshis already inside"),
 }
 #: Which stages a test flag concerns, by the rates it names (``sequential._describe``).
 FLAG_STAGES = {
@@ -57,6 +61,15 @@ FLAG_STAGES = {
     "held pieces": ("held_pieces",),
     "new and held pieces": ("new_pieces", "held_pieces"),
 }
+#: The rates a flag names (``sequential._describe``), as people read them after "in".
+RATE_WORDS: dict[str, Msg] = {
+    "new pieces": word("rates", "new pieces"), "held pieces": word("rates", "held pieces"),
+    "new and held pieces": word("rates", "new and held pieces"),
+}
+#: The way a flagged colour differs (``sequential._describe``, ``change.ChangeAlarm``), as people read it.
+DIRECTION_WORDS: dict[str, Msg] = {"stickier": word("direction", "stickier"), "looser": word("direction", "looser")}
+#: The size of the bias the power is quoted for, in points of release rate.
+POINTS = round(TARGET_BIAS * 100)
 
 
 class LayerResult(Protocol):
@@ -78,7 +91,8 @@ class StageVerdict:
 
     ``layer``, ``power`` and ``check`` are the power quoted (at the latest check of that layer);
     ``promised_tosses`` / ``tosses_needed`` the check where it should reach 80 % and how far that is;
-    ``flagged`` the colours a flag concerning this question names.
+    ``flagged`` the colours a flag concerning this question names. ``sentence`` is English (the CLI,
+    the JSON); ``sentence_say`` the same sentence as a message the web page renders in its language.
     """
 
     stage: str
@@ -92,16 +106,27 @@ class StageVerdict:
     tosses_needed: int | None
     power_at_promise: float | None
     flagged: list[str]
+    sentence_say: Msg = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """The overall verdict, its headline and detail in player words, and the per-question answers."""
+    """The overall verdict, its headline and detail in player words, and the per-question answers.
+
+    ``headline`` and ``detail`` are English (CLI, JSON, published state); ``detail_say`` is the detail
+    as messages, one per sentence, for a page in the reader's language.
+    """
 
     verdict: str
     headline: str
     detail: str
     stages: dict[str, StageVerdict]
+    detail_say: tuple[Msg, ...] = field(compare=False, repr=False)
+
+
+def english(messages: tuple[Msg, ...]) -> str:
+    """Sentences given as messages, in English, one space apart."""
+    return " ".join(message.english() for message in messages)
 
 
 def verdict(tosses: int, layers: Mapping[str, LayerResult]) -> Verdict:
@@ -109,29 +134,54 @@ def verdict(tosses: int, layers: Mapping[str, LayerResult]) -> Verdict:
     flagged = _flagged_by_stage(layers)
     stages = {name: _stage(name, kinds, layers, flagged[name]) for name, kinds in STAGES.items()}
     sentences = " ".join(s.sentence for s in stages.values())
+
+    def decided(outcome: str, headline: str, *detail: Msg) -> Verdict:
+        return Verdict(outcome, headline, english(detail), stages, detail)
+
     if tosses == 0:
-        return Verdict(NOT_ENOUGH, "Not enough data yet: no tosses recorded.", "No tosses recorded yet.", stages)
-    findings = []
+        return decided(NOT_ENOUGH, "Not enough data yet: no tosses recorded.", Msg("No tosses recorded yet."))
+    findings: list[Msg] = []
     for name, layer in layers.items():
         for colour, look_tosses in layer.sequential.flagged_at.items():
             score = layer.sequential.flag(colour)
-            what = f"{score.direction} in {score.rates}" if score and score.direction else "differs"
-            findings.append(f"{colour} ({what}, {name}, at the look after {look_tosses} tosses)")
-        findings += [f"{describe(alarm)} on {name}" for alarm in layer.changes]
+            if score and score.direction:
+                findings.append(Msg("{colour} ({direction} in {rates}, {layer}, at the look after {tosses} tosses)",
+                                    colour=colour_name(colour), direction=_word(DIRECTION_WORDS, score.direction),
+                                    rates=_word(RATE_WORDS, score.rates), layer=name, tosses=look_tosses))
+            else:
+                findings.append(Msg("{colour} (differs, {layer}, at the look after {tosses} tosses)",
+                                    colour=colour_name(colour), layer=name, tosses=look_tosses))
+        findings += [Msg("{alarm} on {layer}", alarm=describe_say(alarm), layer=name) for alarm in layer.changes]
     if findings:
-        return Verdict(BIAS, f"Colour bias detected. {sentences}", (
-            f"Release depends on colour: {'; '.join(findings)}. A fair tower raises such a flag in at most "
-            f"{(ALPHA_TESTS + ALPHA_CHANGE) * 100:.0f} % of logs, however often the report is read."
-        ), stages)
-    bias = f"a colour {TARGET_BIAS * 100:.0f} points stickier (in new pieces, held pieces or both)"
+        return decided(BIAS, f"Colour bias detected. {sentences}", Msg(
+            "Release depends on colour: {findings}. A fair tower raises such a flag in at most {percent} % of logs, "
+            "however often the report is read.",
+            findings=_joined(findings), percent=round((ALPHA_TESTS + ALPHA_CHANGE) * 100)))
     if all(s.verdict == NO_BIAS for s in stages.values()):
-        powered = dict.fromkeys(s.layer for s in stages.values() if s.layer)
-        return Verdict(NO_BIAS, sentences, (
-            f"No colour differs; {bias} would have been caught with at least 80 % probability on "
-            f"{' and '.join(powered)}."
-        ), stages)
-    detail = " ".join(_power_sentence(name, layer.power, bias) for name, layer in layers.items())
-    return Verdict(NOT_ENOUGH, sentences, detail, stages)
+        powered = list(dict.fromkeys(s.layer for s in stages.values() if s.layer))
+        return decided(NO_BIAS, sentences, Msg(
+            "No colour differs; a colour {points} points stickier (in new pieces, held pieces or both) would have "
+            "been caught with at least 80 % probability on {layers}.", points=POINTS, layers=_and(powered)))
+    return decided(NOT_ENOUGH, sentences, *(_power_sentence(name, layer.power) for name, layer in layers.items()))
+
+
+def _word(words: Mapping[str, Msg], key: str | None) -> Msg | str:
+    """The player word for ``key`` (a key without one is shown as it is)."""
+    return words.get(key or "", key or "")
+
+
+def _joined(findings: list[Msg]) -> Msg:
+    """The findings one after the other, "; " between them."""
+    if len(findings) == 1:
+        return findings[0]
+    return Msg("{first}; {rest}", first=findings[0], rest=_joined(findings[1:]))
+
+
+def _and(names: list[str]) -> Msg | str:
+    """"B1" or "B1 and B2" (layer names are the same in every language)."""
+    if len(names) == 1:
+        return names[0]
+    return Msg("{first} and {second}", first=", ".join(names[:-1]), second=names[-1])
 
 
 def _flagged_by_stage(layers: Mapping[str, LayerResult]) -> dict[str, list[str]]:
@@ -154,44 +204,62 @@ def _stage(name: str, kinds: tuple[str, ...], layers: Mapping[str, LayerResult],
     layer_name = _best_layer(powers)
     stage = powers[layer_name] if layer_name else None
     check = layers[layer_name].power.latest_look if layer_name else None
-    where = f" on {layer_name}" if layer_name and len(layers) > 1 else ""
+    where = layer_name if layer_name and len(layers) > 1 else None
 
-    def answer(verdict: str, sentence: str) -> StageVerdict:
+    def answer(verdict: str, sentence: Msg) -> StageVerdict:
         return StageVerdict(
-            name, kinds, verdict, sentence, layer_name,
+            name, kinds, verdict, sentence.english(), layer_name,
             None if stage is None else stage.power_now, check,
             None if stage is None else stage.promised_tosses,
             None if stage is None else stage.tosses_needed,
-            None if stage is None else stage.power_at_promise, flagged,
+            None if stage is None else stage.power_at_promise, flagged, sentence,
         )
 
+    question = QUESTIONS[name]
     if flagged:
-        return answer(BIAS, f"Colour bias detected in {QUESTIONS[name]}: {', '.join(flagged)}.")
+        return answer(BIAS, Msg("Colour bias detected in {question}: {colours}.", question=question,
+                                colours=[colour_name(c) for c in flagged]))
     if stage is not None and stage.enough and check is not None:
-        return answer(NO_BIAS, (
-            f"No colour bias detected in {QUESTIONS[name]}{where} (a {TARGET_BIAS * 100:.0f}-point bias would "
-            f"have been caught with {format_percent(stage.power_now)} at the check after {check:,} tosses)."
-        ))
-    if stage is None or not layers:
-        more = "no tosses recorded yet"
-    elif stage.promised_tosses is None or stage.tosses_needed is None:
-        more = "many more tosses needed"
-    elif check is None:
-        more = (f"about {stage.tosses_needed:,} more tosses (the first check is after {FIRST_LOOK:,}; a "
-                f"{TARGET_BIAS * 100:.0f}-point bias should be caught by the check after "
-                f"{stage.promised_tosses:,}{where})")
-    else:
-        more = (f"about {stage.tosses_needed:,} more tosses (a {TARGET_BIAS * 100:.0f}-point bias would be "
-                f"caught with {format_percent(stage.power_now)} at the latest check, after {check:,}, and "
-                f"about {format_percent(stage.power_at_promise)} at the check after {stage.promised_tosses:,}{where})")
-    return answer(NOT_ENOUGH, f"{TOPICS[name]}: not enough data yet — {more}.")
+        found = {"question": question, "points": POINTS, "power": percent_say(stage.power_now), "check": check}
+        if where:
+            return answer(NO_BIAS, Msg(
+                "No colour bias detected in {question} on {layer} (a {points}-point bias would have been caught "
+                "with {power} at the check after {check:,} tosses).", layer=where, **found))
+        return answer(NO_BIAS, Msg(
+            "No colour bias detected in {question} (a {points}-point bias would have been caught with {power} at "
+            "the check after {check:,} tosses).", **found))
+    return answer(NOT_ENOUGH, Msg("{topic}: not enough data yet — {more}.", topic=TOPICS[name],
+                                  more=_more(stage, check, where, bool(layers))))
+
+
+def _more(stage: StagePower | None, check: int | None, where: str | None, any_layer: bool) -> Msg:
+    """How far a question without its answer still is, in player words."""
+    if stage is None or not any_layer:
+        return Msg("no tosses recorded yet")
+    if stage.promised_tosses is None or stage.tosses_needed is None:
+        return Msg("many more tosses needed")
+    on = Msg(" on {layer}", layer=where) if where else ""
+    if check is None:
+        return Msg("about {needed:,} more tosses (the first check is after {first:,}; a {points}-point bias should "
+                   "be caught by the check after {promised:,}{on})", needed=stage.tosses_needed, first=FIRST_LOOK,
+                   points=POINTS, promised=stage.promised_tosses, on=on)
+    return Msg("about {needed:,} more tosses (a {points}-point bias would be caught with {now} at the latest check, "
+               "after {check:,}, and about {then} at the check after {promised:,}{on})",
+               needed=stage.tosses_needed, points=POINTS, now=percent_say(stage.power_now), check=check,
+               then=percent_say(stage.power_at_promise), promised=stage.promised_tosses, on=on)
 
 
 def format_percent(p: float | None) -> str:
     """A chance for people: "44 %", "over 99 %" (never a rounded-up certainty), or a dash."""
+    said = percent_say(p)
+    return said.english() if isinstance(said, Msg) else said
+
+
+def percent_say(p: float | None) -> Msg | str:
+    """``format_percent`` for a message: "over 99 %" is words (a ``Msg``), a number or a dash is not."""
     if p is None:
         return "–"
-    return "over 99 %" if p > 0.99 else f"{p:.0%}".replace("%", " %")
+    return Msg("over 99 %") if p > 0.99 else f"{p:.0%}".replace("%", " %")
 
 
 def _best_layer(powers: Mapping[str, StagePower]) -> str | None:
@@ -205,16 +273,19 @@ def _best_layer(powers: Mapping[str, StagePower]) -> str | None:
     return min(powers, key=lambda name: (powers[name].tosses_needed is None, powers[name].tosses_needed or 0))
 
 
-def _power_sentence(name: str, p: SequentialPower, bias: str) -> str:
-    """How likely the layer's latest look was to catch ``bias``, and how many more tosses until a look
-    where that chance reaches the target (with the chance expected there), in one sentence."""
+def _power_sentence(name: str, p: SequentialPower) -> Msg:
+    """How likely the layer's latest look was to catch a colour ``POINTS`` points stickier, and how many
+    more tosses until a look where that chance reaches the target (with the chance expected there)."""
     weakest = min(p.power_by_kind, key=lambda kind: p.power_by_kind[kind])
-    now = (f"{p.power_now:.0%} chance at the latest check ({p.latest_look:,} tosses)" if p.latest_look
-           else f"{p.power_now:.0%} chance so far (the first check is at {FIRST_LOOK:,} tosses)")
+    now = (Msg("{power} chance at the latest check ({check:,} tosses)", power=f"{p.power_now:.0%}", check=p.latest_look)
+           if p.latest_look else
+           Msg("{power} chance so far (the first check is at {first:,} tosses)", power=f"{p.power_now:.0%}",
+               first=FIRST_LOOK))
     if p.promised_tosses is None or p.power_at_promise is None:
-        more = "many more tosses needed"
+        more = Msg("many more tosses needed")
     else:
-        more = (f"about {p.tosses_needed:,} more tosses to the check at {p.promised_tosses:,}, where the chance "
-                f"should be about {p.power_at_promise:.0%}")
-    return (f"{name}: {now} to catch {bias} (weakest: {KIND_WORDS[weakest]}; needs {p.target_power:.0%}); "
-            f"{more}.")
+        more = Msg("about {needed:,} more tosses to the check at {promised:,}, where the chance should be about "
+                   "{power}", needed=p.tosses_needed, promised=p.promised_tosses, power=f"{p.power_at_promise:.0%}")
+    return Msg("{layer}: {now} to catch a colour {points} points stickier (in new pieces, held pieces or both) "
+               "(weakest: {weakest}; needs {target}); {more}.", layer=name, now=now, points=POINTS,
+               weakest=KIND_WORDS[weakest], target=f"{p.target_power:.0%}", more=more)

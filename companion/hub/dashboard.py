@@ -27,13 +27,24 @@ from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
 from companion.fairness.render import render_html, render_json
-from companion.fairness.report import SCOPE_KEYS
+from companion.fairness.report import BIAS, NO_BIAS, NOT_ENOUGH, SCOPE_KEYS
 from companion.hub.fairness import hub_report
 from companion.hub.store import HubStore
+from companion.i18n import LOCALE, Msg
+from companion.i18n.web import init_app as init_i18n
+from companion.publish.state import VERDICT_PENDING
 
 MAX_LOGIN_FAILURES = 10
 LOGIN_WINDOW_S = 60.0
-OPEN_ENDPOINTS = frozenset({"hub.login", "hub.healthz", "static"})
+OPEN_ENDPOINTS = frozenset({"hub.login", "hub.healthz", "static", "i18n.switch"})
+#: The fairness verdict a tower's state message carries (``companion.publish.state``), in player words.
+VERDICT_WORDS: dict[str, Msg] = {
+    NOT_ENOUGH: Msg("not enough data yet"), NO_BIAS: Msg("no colour bias detected"), BIAS: Msg("colour bias detected"),
+    VERDICT_PENDING: Msg("being computed"),
+}
+STATUS_WORDS = {"online": Msg("online"), "offline": Msg("offline")}
+#: A tower row's fault cell when the tower reports none.
+NO_FAULT = Msg("none")
 
 bp = Blueprint("hub", __name__, template_folder="templates")
 
@@ -68,6 +79,7 @@ def create_hub_app(store: HubStore, status: Callable[[], dict[str, Any]]) -> Fla
     app.extensions["keshi.hub.store"] = store
     app.extensions["keshi.hub.status"] = status
     app.extensions["keshi.hub.logins"] = LoginGuard()
+    init_i18n(app)  # first: the login check's refusals are said in the reader's language too
     app.before_request(_require_login)
     app.jinja_env.globals["csrf_token"] = _csrf_token
     app.register_blueprint(bp)
@@ -92,11 +104,12 @@ def _require_login() -> ResponseReturnValue | None:
         sent = request.form.get("csrf_token", "")
         expected = session.get("csrf")
         if not isinstance(expected, str) or not hmac.compare_digest(sent, expected):
-            return Response("missing or wrong form token: reload the page and try again\n", 403, mimetype="text/plain")
+            message = Msg("missing or wrong form token: reload the page and try again")
+            return Response(f"{message}\n", 403, mimetype="text/plain")
     if request.endpoint in OPEN_ENDPOINTS or session.get("user"):
         return None
     if request.path.startswith("/api/") or request.path.endswith(".json"):
-        return jsonify(error="log in to the hub dashboard first"), 401
+        return jsonify(error=str(Msg("log in to the hub dashboard first"))), 401
     return redirect(url_for("hub.login", next=request.full_path.rstrip("?")))
 
 
@@ -111,14 +124,14 @@ def login() -> ResponseReturnValue:
         guard: LoginGuard = current_app.extensions["keshi.hub.logins"]
         keys = (f"user:{name}", f"addr:{request.remote_addr}")
         if guard.blocked(*keys):
-            error, status = "Too many wrong passwords: wait a minute and try again.", 429
+            error, status = str(Msg("Too many wrong passwords: wait a minute and try again.")), 429
         elif _store().check_user(name, password):
             session.clear()
             session["user"] = name
             return redirect(_safe_next(request.args.get("next")))
         else:
             guard.failed(*keys)
-            error, status = "Wrong name or password.", 401
+            error, status = str(Msg("Wrong name or password.")), 401
     return render_template("hub/login.html", error=error), status
 
 
@@ -137,12 +150,13 @@ def towers_page() -> ResponseReturnValue:
 
 @bp.get("/api/towers")
 def towers_api() -> ResponseReturnValue:
-    """Every tower as stored, each with the ``shown`` texts of its dashboard row."""
+    """Every tower as stored, each with the ``shown`` texts of its dashboard row (English) and the
+    same texts ``said`` in the reader's language."""
     return jsonify(towers=_towers(), hub=current_app.extensions["keshi.hub.status"]())
 
 
 def _towers() -> list[dict[str, Any]]:
-    return [{**tower, "shown": shown(tower)} for tower in _store().towers()]
+    return [{**tower, "shown": shown(tower), "said": said(tower)} for tower in _store().towers()]
 
 
 def shown(tower: dict[str, Any]) -> dict[str, str]:
@@ -159,6 +173,16 @@ def shown(tower: dict[str, Any]) -> dict[str, str]:
     }
 
 
+def said(tower: dict[str, Any]) -> dict[str, str]:
+    """``shown`` in the language of the moment: the status, "none" and a known verdict as words (a fault
+    message is the tower's own text)."""
+    texts = shown(tower)
+    words = {"status": STATUS_WORDS[texts["status"]], "verdict": VERDICT_WORDS.get(texts["verdict"])}
+    if texts["fault"] == "none":
+        words["fault"] = NO_FAULT
+    return {**texts, **{name: str(message) for name, message in words.items() if message is not None}}
+
+
 @bp.get("/fairness/")
 def fairness_page() -> ResponseReturnValue:
     """The fairness report across every tower, or one tower's with ``?tower=NAME``."""
@@ -166,7 +190,7 @@ def fairness_page() -> ResponseReturnValue:
         report = hub_report(_store(), _filters())
     except KeshiError as exc:
         return Response(f"bad request: {exc}\n", 400, mimetype="text/plain")
-    return Response(render_html(report), mimetype="text/html")
+    return Response(render_html(report, LOCALE.get()), mimetype="text/html")
 
 
 @bp.get("/fairness/report.json")

@@ -16,7 +16,17 @@ from typing import Any, ClassVar
 
 from companion import COLOURS
 from companion.engine_game import TABLE, EngineGame
-from companion.i18n import Msg, claim_name, colour_name, phase_name, sector_name
+from companion.i18n import (
+    Msg,
+    claim_name,
+    colour_name,
+    figure_name,
+    path_name,
+    phase_name,
+    resource_name,
+    sector_name,
+    square_name,
+)
 from companion.rules import desert_towns, expansions, scoring, scrolls, sectors, tiles  # noqa: F401 (handlers)
 from companion.rules.actions import Action, Answer, Choose, Claim, Release, Select, UseAssistant
 from companion.rules.board import ASSISTANT_SPACES, COLOUR_SECTOR, GOODS, LAP, ROUNDS, SEASONS, SECTORS
@@ -609,10 +619,26 @@ class Game(EngineGame[GameState, PlayerState]):
         else:
             ok = a.value in pending["options"]
         if not ok:
-            raise IllegalAnswer(Msg("{value!r} is not a possible answer to '{prompt}'; options: {options}",
-                                    value=a.value, prompt=prompt_of(pending), options=repr(pending["options"])))
+            raise IllegalAnswer(Msg("{value} is not a possible answer to '{prompt}'; possible answers: {options}",
+                                    value=answer_words(a.value), prompt=prompt_of(pending),
+                                    options=[answer_words(option) for option in pending["options"]]))
         if pending["kind"] == "draw":  # a tile drawn at the table: this game's event, not a board value
             self._resume_with(a.value)
         else:
             self.s.profile[a.key] = a.value
         self.s.pending = None
+
+
+def answer_words(value: Any) -> Msg | str:
+    """An answer to the table's question as players name it: a game word (colour, sector, main-square
+    space, Sahara path, resource, figure) in the reader's language, a list as its items, anything else
+    as written (a number, a tile's name)."""
+    if isinstance(value, list):
+        return Msg("({items})", items=[answer_words(item) for item in value])
+    if isinstance(value, str):
+        for name in (colour_name, sector_name, square_name, path_name, resource_name, figure_name):
+            found = name(value)
+            if isinstance(found, Msg):
+                return found
+        return value.replace("_", " ")
+    return str(value)

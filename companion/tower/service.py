@@ -33,6 +33,7 @@ from typing import Any
 from companion import COLOURS
 from companion.errors import ConfigError, KeshiError
 from companion.events import EventBus
+from companion.i18n import Msg
 from companion.store import Store
 from companion.tower.model import SimulatedTower, TossOutcome, TowerParams, drop_times_ms
 from companion.tower.record import ColourCounts, TossRecord, colour_counts, save_toss
@@ -63,6 +64,32 @@ EDGE_LATENCY_S = 0.005
 SNAPSHOT_DIR = "snapshots"
 #: How long the camera's users (the calibration wizard) wait for a camera still opening (seconds).
 CAMERA_START_WAIT_S = 120.0
+
+
+#: Faults whose English comes from the rig's firmware (``firmware.timing``, ``firmware.devices``), by kind.
+FIRMWARE_FAULTS: dict[str, Msg] = {
+    "beam_stuck": Msg("the beam has been blocked for more than {seconds} s: a piece is stuck at the tower exit or "
+                      "the beam is misaligned"),
+    "beam_disconnected": Msg("the receiver did not see the emitter switch off: it is disconnected or unpowered"),
+    "beam_obstructed": Msg("the receiver reads blocked with the emitter on: the beam is obstructed or misaligned"),
+}
+
+
+def _firmware_fault(kind: str, english: str, **values: str) -> Msg:
+    """A firmware fault in player words: its known message (with ``values``), else its English as it came."""
+    known = FIRMWARE_FAULTS.get(kind)
+    return Msg(known.text, **values) if known is not None else _as_msg(english)
+
+
+def _said(exc: BaseException) -> Msg | str:
+    """What an error says: the ``Msg`` it was raised with (said in the reader's language) or its text."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, Msg) else str(exc)
+
+
+def _as_msg(text: Msg | str) -> Msg:
+    """``text`` as a message (a text made outside the catalog, e.g. by a library, is shown as it is)."""
+    return text if isinstance(text, Msg) else Msg("{problem}", problem=text)
 
 
 def next_contents(before: Mapping[str, int], pieces_in: Mapping[str, int], out: Mapping[str, int]) -> ColourCounts:
@@ -138,7 +165,7 @@ class TowerService:
         self._misread: dict[str, int] | None = None  # simulated: a miscount for the next result
         self._lock = threading.Lock()
         self._camera_lock = threading.Lock()  # one capture (or calibration reload) at a time
-        self._camera_problem = "the tower has no camera"
+        self._camera_problem: Msg = Msg("the tower has no camera")
         self._current: _Toss | None = None
         self._horizon = float("inf")  # simulated: no edge before this time is still to come
         self._beam_state = "unknown"
@@ -183,13 +210,14 @@ class TowerService:
                 return
             self.camera = camera
             if camera is None:
-                self._camera_problem = "the simulated tower has no camera (the vision package did not load)"
+                self._camera_problem = Msg("the simulated tower has no camera (the vision package did not load)")
             if camera is not None and not camera.calibrated:
-                self.bus.publish("tower.fault", {"kind": "camera_uncalibrated",
-                                                 "message": missing_calibration(self.instance_dir)})
+                self._fault("camera_uncalibrated", missing_calibration(self.instance_dir),
+                            Msg("the tower's camera has no calibration yet: calibrate it in Setup → Calibrate camera"))
         except (KeshiError, OSError) as exc:
-            self._camera_problem = f"the tower's camera could not be opened: {exc}"
-            self.bus.publish("tower.fault", {"kind": "camera_unavailable", "message": str(exc)})
+            self._camera_problem = Msg("the tower's camera could not be opened: {problem}", problem=_said(exc))
+            self._fault("camera_unavailable", str(exc), Msg("the tower's camera could not be opened ({problem})",
+                                                            problem=_said(exc)))
         finally:
             self.camera_ready.set()
 
@@ -247,8 +275,8 @@ class TowerService:
         shows them.
         """
         if self.mode != "simulated":
-            raise KeshiError("only the simulated tower's tray can be filled from the dashboard; "
-                             "on the Pi put the pieces in the tray by hand")
+            raise KeshiError(Msg("only the simulated tower's tray can be filled from the dashboard; "
+                                 "on the Pi put the pieces in the tray by hand"))
         self._idle_camera().show(scene)
 
     def reload_calibration(self) -> None:
@@ -268,7 +296,7 @@ class TowerService:
         """The camera, when no toss is using it (its frame and light belong to the toss)."""
         with self._lock:
             if self._current is not None or self.timer.in_toss:
-                raise TowerBusyError("the tower is tossing; wait for its result before using the camera")
+                raise TowerBusyError(Msg("the tower is tossing; wait for its result before using the camera"))
         return self._opened_camera()
 
     def _opened_camera(self) -> TrayCamera:
@@ -276,7 +304,8 @@ class TowerService:
         if self.rig is None:
             raise KeshiError("the tower service is not running; start() it first")
         if not self.camera_ready.wait(CAMERA_START_WAIT_S):
-            raise CameraUnavailableError(f"the tower's camera did not open within {CAMERA_START_WAIT_S:.0f} s")
+            raise CameraUnavailableError(Msg("the tower's camera did not open within {seconds} s",
+                                             seconds=f"{CAMERA_START_WAIT_S:.0f}"))
         if self.camera is None:
             raise CameraUnavailableError(self._camera_problem)
         return self.camera
@@ -299,7 +328,7 @@ class TowerService:
         wanted = colour_counts(counts)
         with self._lock:
             if self._current is not None or self.timer.in_toss:
-                raise TowerBusyError("the tower is tossing: wait for its result before changing what it holds")
+                raise TowerBusyError(Msg("the tower is tossing: wait for its result before changing what it holds"))
             before = dict(self.tower.held) if self.mode == "simulated" else dict(self._held)
             if self.mode == "simulated":
                 self.tower.held = dict(wanted)
@@ -323,10 +352,10 @@ class TowerService:
         may be negative; never below 0), as a camera that misreads would be — the truth is untouched.
         For rehearsing (and testing) the table's correction of a wrong count."""
         if self.mode != "simulated":
-            raise KeshiError("only the simulated tower can be told to misread; on the Pi the camera does that")
+            raise KeshiError(Msg("only the simulated tower can be told to misread; on the Pi the camera does that"))
         unknown = sorted(set(change) - set(COLOURS))
         if unknown:
-            raise KeshiError(f"unknown keshi colour(s) {', '.join(unknown)}")
+            raise KeshiError(Msg("unknown keshi colour(s) {colours}", colours=unknown))
         self._misread = {c: int(n) for c, n in change.items()}
 
     @property
@@ -360,7 +389,7 @@ class TowerService:
             pieces = colour_counts()
         with self._lock:
             if self._current is not None or self.timer.in_toss:
-                raise TowerBusyError("the tower is still settling from the previous toss; wait for its result")
+                raise TowerBusyError(Msg("the tower is still settling from the previous toss; wait for its result"))
             now = self.rig.ticks()
             toss = _Toss(uuid.uuid4().hex[:12], source, pieces, time.time(),
                          {"game_id": game_id, "season": season, "round": round}, camera=self.camera)
@@ -400,6 +429,7 @@ class TowerService:
         except KeshiError as exc:  # the game refused the toss (e.g. a result still waits): say why
             log.info("toss button refused: %s", exc)  # ... on that game's phones (its stream forwards it)
             self.bus.publish("tower.refused", {"source": "button", "message": str(exc),
+                                               "say": _as_msg(_said(exc)).to_json(),
                                                "game_id": getattr(exc, "game_id", None)})
 
     def _random_handful(self) -> ColourCounts:
@@ -484,7 +514,8 @@ class TowerService:
                                            "blocked_ms": event.blocked_ms, "double": event.double})
         elif isinstance(event, Fault):
             self._beam_state = "fault"
-            self.bus.publish("tower.fault", {"kind": event.kind, "message": event.message})
+            self._fault(event.kind, event.message, _firmware_fault(event.kind, event.message,
+                                                                   seconds=f"{self.timer.config.stuck_s:g}"))
         elif isinstance(event, Settled) and self._current is not None:
             self._current.settled = True
             self.bus.publish("toss.settled", {"toss_id": self._current.toss_id, "drops": len(event.drops)})
@@ -534,8 +565,8 @@ class TowerService:
                 self._beam_state = "ok"
         except Exception as exc:  # a failure here must not kill the tower: report it, go on
             log.exception("toss %s could not be finished", toss.toss_id)
-            self.bus.publish("tower.fault", {"kind": "toss_failed", "toss_id": toss.toss_id,
-                                             "message": f"toss {toss.toss_id} could not be recorded: {exc}"})
+            self._fault("toss_failed", Msg("toss {toss} could not be recorded: {problem}", toss=toss.toss_id,
+                                           problem=_said(exc)), toss_id=toss.toss_id)
         finally:
             with self._lock:
                 self._current = None
@@ -548,8 +579,8 @@ class TowerService:
             return self._count(toss)
         except Exception as exc:  # any camera or detector failure
             log.exception("toss %s could not be counted", toss.toss_id)
-            self.bus.publish("tower.fault", {"kind": "capture_failed",
-                                             "message": f"toss {toss.toss_id} could not be counted: {exc}"})
+            self._fault("capture_failed", Msg("toss {toss} could not be counted: {problem}", toss=toss.toss_id,
+                                              problem=_said(exc)))
             return None, None
 
     def _count(self, toss: _Toss) -> tuple[Any, CameraCount | None]:
@@ -572,7 +603,8 @@ class TowerService:
             save_snapshot(frame, self.instance_dir / relative)
         except KeshiError as exc:
             log.warning("%s", exc)
-            self.bus.publish("tower.fault", {"kind": "snapshot_failed", "message": str(exc)})
+            self._fault("snapshot_failed", str(exc), Msg("the toss's picture could not be saved ({problem})",
+                                                         problem=_said(exc)))
             return None
         return relative
 
@@ -592,12 +624,14 @@ class TowerService:
             return  # _self_test published the disconnected fault
         if camera is not None and camera.total == 0:
             return  # nothing fell out: the beam was right to stay quiet
-        seen = f"the camera counted {camera.total}" if camera is not None else "there is no camera to check"
         self._beam_state = "fault"
-        self.bus.publish("tower.fault", {"kind": "beam_dead", "message": (
-            f"no piece crossed the beam during toss {toss.toss_id} ({seen}); "
-            "check the beam's alignment at the tower exit"
-        )})
+        if camera is not None:
+            self._fault("beam_dead", Msg("no piece crossed the beam during toss {toss} (the camera counted {n}); "
+                                         "check the beam's alignment at the tower exit",
+                                         toss=toss.toss_id, n=camera.total))
+        else:
+            self._fault("beam_dead", Msg("no piece crossed the beam during toss {toss} (there is no camera to check); "
+                                         "check the beam's alignment at the tower exit", toss=toss.toss_id))
 
     def _self_test(self) -> str | None:
         """Switch the emitter off and on; publish ``beam_disconnected`` if the receiver did not follow."""
@@ -612,5 +646,13 @@ class TowerService:
             return None
         self._beam_state = "fault"
         kind = "beam_disconnected" if "disconnected" in problem else "beam_obstructed"
-        self.bus.publish("tower.fault", {"kind": kind, "message": problem})
+        self._fault(kind, problem, _firmware_fault(kind, problem))
         return problem
+
+    def _fault(self, kind: str, message: Msg | str, say: Msg | None = None, **extra: Any) -> None:
+        """Publish ``tower.fault``: its ``kind``, the ``message`` in English (logs, the hub, Home
+        Assistant) and the same in player words as ``say`` (``Msg.to_json``), which a phone shows in its
+        own language. ``say`` defaults to ``message`` when that is already a ``Msg``."""
+        english = message.english() if isinstance(message, Msg) else message
+        said = (say or _as_msg(message)).to_json()
+        self.bus.publish("tower.fault", {"kind": kind, "message": english, "say": said, **extra})

@@ -33,9 +33,17 @@ FILE_FORMAT = "keshi-board-profile"
 FILE_VERSION = 1
 #: At most this many values in one imported file (the engine knows a few hundred keys).
 MAX_IMPORT_VALUES = 2000
-SOURCES: dict[str, str] = {"answer": "answered in a game", "edit": "edited here", "import": "imported",
-                           "rulebook": "from the rulebook",
-                           "missing": "not known yet: set it now, or it is asked in play"}
+#: Where a value came from, in player words (``SOURCES`` has the English the API sends; ``source_words``
+#: the same in the language of the moment).
+SOURCE_SAY: dict[str, Msg] = {"answer": Msg("answered in a game"), "edit": Msg("edited here"),
+                              "import": Msg("imported"), "rulebook": Msg("from the rulebook"),
+                              "missing": Msg("not known yet: set it now, or it is asked in play")}
+SOURCES: dict[str, str] = {source: words.english() for source, words in SOURCE_SAY.items()}
+
+
+def source_words() -> dict[str, str]:
+    """``SOURCES`` in the language of the moment (a web request: the phone's)."""
+    return {source: str(words) for source, words in SOURCE_SAY.items()}
 
 
 class ProfileError(KeshiError, ValueError):

@@ -22,7 +22,14 @@ from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
 from companion.i18n import Msg
-from companion.web.board_profile import EDITIONS, SOURCES, BoardProfile, ProfileError, check_edition, key_info
+from companion.web.board_profile import (
+    EDITIONS,
+    BoardProfile,
+    ProfileError,
+    check_edition,
+    key_info,
+    source_words,
+)
 
 bp = Blueprint("board_profile", __name__)
 
@@ -53,7 +60,7 @@ def page() -> ResponseReturnValue:
 @bp.get("/api/board-profile")
 def list_values() -> ResponseReturnValue:
     edition = _edition(request.args.get("edition"))
-    return jsonify(edition=edition, editions=EDITIONS, sources=SOURCES, entries=profile().entries(edition))
+    return jsonify(edition=edition, editions=EDITIONS, sources=source_words(), entries=profile().entries(edition))
 
 
 @bp.get("/api/board-profile/describe")

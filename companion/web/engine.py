@@ -214,11 +214,38 @@ def label(action: Mapping[str, Any], names: list[str], prompt: str | None = None
 
 
 def option_text(option: Any) -> str:
-    """A decision option as text (options may be strings, numbers or small dicts)."""
+    """A decision option as English text (options may be strings, numbers, lists or small dicts)."""
     if isinstance(option, str):
         return option.replace("_", " ")
     if isinstance(option, dict):
-        return ", ".join(f"{k}: {option_text(v)}" for k, v in option.items())
+        return _amounts(option).english()
     if isinstance(option, list):
         return " + ".join(option_text(v) for v in option)
     return str(option)
+
+
+#: Amounts of a resource as players say them (the small dicts some decisions offer, e.g. how to pay
+#: with scroll 33: ``{"dinars": 1, "water": 2}`` is "1 dinar, 2 water"): the word for one, for several.
+AMOUNT_WORDS: dict[str, tuple[Msg, Msg]] = {
+    "dinars": (Msg("1 dinar"), Msg("{n} dinars")),
+    "water": (Msg("1 water"), Msg("{n} water")),
+    "dates": (Msg("1 date"), Msg("{n} dates")),
+}
+
+
+def option_words(option: Any) -> Msg | str:
+    """``option_text`` as a message in the reader's language where the option is a small dict of
+    amounts ("2 Dinar, 1 Wasser"); any other option as ``option_text`` writes it."""
+    return _amounts(option) if isinstance(option, dict) else option_text(option)
+
+
+def _amounts(option: dict[Any, Any]) -> Msg:
+    return Msg("{amounts}", amounts=[_amount(str(key), value) for key, value in option.items()])
+
+
+def _amount(key: str, value: Any) -> Msg:
+    """One entry of a small dict option: an amount of a resource, or else "key: value" as it is."""
+    if key in AMOUNT_WORDS and isinstance(value, int):
+        one, several = AMOUNT_WORDS[key]
+        return one if value == 1 else Msg(several.text, n=value)
+    return Msg("{key}: {value}", key=key.replace("_", " "), value=option_text(value))

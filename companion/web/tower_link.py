@@ -133,7 +133,9 @@ class TowerLink:
         try:
             self.games.start_toss(game_id, None, claim, source="beam")
         except KeshiError as exc:
-            self.bus.publish("tower.refused", {"source": "beam", "message": str(exc), "game_id": game_id})
+            said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else Msg("{problem}", problem=str(exc))
+            self.bus.publish("tower.refused", {"source": "beam", "message": said.english(), "say": said.to_json(),
+                                               "game_id": game_id})
 
     def game_of(self, topic: str, data: dict[str, Any]) -> str | None:
         """The game a tower event belongs to, if any."""

@@ -188,7 +188,7 @@ def taken_back_say(action: dict[str, Any], names: list[str], secret: bool) -> Ms
 def option_say(option: Any) -> Msg | str | list[Msg | str]:
     """A decision's option in the rulebook's words where it is a game word (a colour, sector, main-square
     space, Sahara path, resource or figure), a list of options as a list; anything else as
-    ``engine.option_text`` writes it."""
+    ``engine.option_words`` writes it (a small dict of amounts as "2 dinars, 1 water")."""
     if isinstance(option, list):
         return [word for item in option for word in _listed(option_say(item))]
     if isinstance(option, str):
@@ -196,7 +196,7 @@ def option_say(option: Any) -> Msg | str | list[Msg | str]:
             found = name(option)
             if isinstance(found, Msg):
                 return found
-    return engine.option_text(option)
+    return engine.option_words(option)
 
 
 def _listed(value: Msg | str | list[Msg | str]) -> list[Msg | str]:

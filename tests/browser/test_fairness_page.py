@@ -14,8 +14,11 @@ from playwright.sync_api import Page
 
 from companion.cli import main
 from companion.fairness.blueprint import bp
+from companion.fairness.simulate import simulate_into_store
 from companion.store import open_instance_store
+from companion.tower.model import TowerParams
 from tests.browser.conftest import PHONE, screenshot
+from tests.browser.test_i18n_pages import no_english_on_screen
 
 pytestmark = pytest.mark.browser
 
@@ -43,3 +46,20 @@ def test_fairness_page_is_dark_fits_a_phone_and_has_big_targets(tmp_path: Path, 
     )
     assert small == []
     screenshot(page, "fairness-page-360")
+
+
+def test_the_fairness_page_in_german_fits_a_phone_with_no_english_on_screen(app: Flask, page: Page) -> None:
+    """A German phone (Accept-Language) gets the whole report in German, 360 px wide, the switch to English
+    in the menu; the scan of tests/browser/test_i18n_pages.py finds no English catalog phrase on screen."""
+    store = app.extensions["keshi.store"]
+    simulate_into_store(store, 600, TowerParams(layer="B1", bias={"red": 0.3}), seed=5)
+    simulate_into_store(store, 240, TowerParams(layer="B2"), seed=6)
+    html = app.test_client().get("/fairness/", headers={"Accept-Language": "de-DE,de;q=0.9"}).get_data(as_text=True)
+    html = html.replace('<link rel="stylesheet" href="/static/app.css">', f"<style>{APP_CSS.read_text()}</style>")
+    page.set_content(html)
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.locator(".topbar nav a").all_inner_texts() == ["Spiele", "Turm", "Fairness", "Tableau", "English"]
+    assert "Ergebnis: Farbverzerrung erkannt" in page.locator(".verdict").inner_text()
+    no_english_on_screen(page)
+    screenshot(page, "fairness-page-360-de")

@@ -25,6 +25,7 @@ from companion.store import Store
 from companion.tower.model import TowerParams
 from tests.hub.conftest import needs_servers, start_hub
 from tests.hub.servers import Mosquitto
+from tests.web.test_i18n import untranslated, visible
 
 pytestmark = needs_servers
 PASSWORD = "correct horse battery"
@@ -137,3 +138,21 @@ def test_add_user_and_log_in_to_a_running_hub_without_seeing_credentials(
     assert "Every table" in pages[0] and broker.url in pages[0]  # the broker, shown without credentials
     for text in [*pages, (tmp_path / "hub.log").read_text()]:
         assert broker.password not in text and broker.username not in text
+
+
+def test_a_german_browser_gets_the_hub_in_german_with_no_english_left(client: FlaskClient) -> None:
+    german = {"Accept-Language": "de-DE,de;q=0.9"}
+    login = visible(client.get("/login", headers=german).get_data(as_text=True))
+    refused = client.get("/api/towers", headers=german).get_json()["error"]
+    assert login.lang == "de" and refused == "Melde dich zuerst am Hub-Dashboard an"
+    log_in(client)
+    pages = {path: visible(client.get(path, headers=german).get_data(as_text=True))
+             for path in ("/", "/fairness/?tower=Table+1")}
+    [tower] = client.get("/api/towers", headers=german).get_json()["towers"]
+    assert (tower["said"]["verdict"], tower["shown"]["verdict"]) == ("noch nicht genug Daten", "not enough data yet")
+    assert (tower["said"]["fault"], tower["shown"]["fault"]) == ("keine", "none")
+    for page in [login, *pages.values()]:
+        text = "\n".join(page.parts)
+        assert page.lang == "de" and untranslated(text) == [], text
+    assert "noch nicht genug Daten" in pages["/"].parts  # the tower's verdict, in words
+    assert untranslated("\n".join(visible(client.get("/").get_data(as_text=True)).parts))  # English is scanned too

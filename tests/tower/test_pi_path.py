@@ -23,6 +23,7 @@ from gpiozero import Device
 
 from companion import COLOURS
 from companion.events import EventBus
+from companion.i18n import Msg
 from companion.store import Store
 from companion.tower import service as service_module
 from companion.tower.record import TossRecord, iter_tosses
@@ -33,6 +34,7 @@ from firmware.capture import CameraCount
 from firmware.mockpins import EmitterMockPin, ScaledMockFactory, TimedMockPin
 from firmware.pins import PinMap
 from firmware.tray_camera import TrayScene
+from tests.web.test_i18n import untranslated
 
 SCALE = 0.01  # the factory's clock runs 100x faster than real time
 
@@ -222,6 +224,9 @@ def test_a_toss_from_the_button_carries_what_went_in(pi: PiTower, table: Table) 
             if event is not None and event.topic == "tower.refused":
                 refused = event.data
     assert refused is not None and "confirm or correct" in refused["message"]
+    said = Msg.from_json(refused["say"])  # the game's refusal as a message: each phone says it in its language
+    assert said.english() == refused["message"] and said.render("de") != refused["message"]
+    assert untranslated(said.render("de")) == []
     assert len(list(iter_tosses(pi.store))) == 1
 
 
@@ -245,3 +250,21 @@ def test_pieces_dropped_before_anyone_pressed_toss_are_the_waiting_games_toss(pi
     assert not any(record.contents_before.values())  # the game's word: nothing else was inside
     result = wait_for_result(table.games, table.game_id)
     assert result["toss_id"] == record.toss_id and held(result["counts"]) == tossed
+
+
+def test_pieces_dropped_while_a_result_waits_are_refused_in_each_phones_language(pi: PiTower, table: Table) -> None:
+    live = table.games.get(table.game_id)
+    first = pi.result_of(lambda: None, held(live.game.s.tower_inside))  # the beam's toss: its result now waits
+    wait_for_result(table.games, table.game_id)
+    with pi.bus.subscribe() as sub:
+        pi.drops(1)  # a stray piece falls before the table confirmed: not this game's toss
+        refused = None
+        deadline = time.monotonic() + 5
+        while refused is None and time.monotonic() < deadline:
+            event = sub.get(timeout=0.05)
+            if event is not None and event.topic == "tower.refused":
+                refused = event.data
+    assert refused is not None and refused["source"] == "beam" and refused["game_id"] == table.game_id
+    said = Msg.from_json(refused["say"])
+    assert said.english() == refused["message"] and untranslated(said.render("de")) == []
+    assert table.games.get(table.game_id).tower_result["toss_id"] == first.toss_id  # the waiting result stands

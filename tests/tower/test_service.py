@@ -15,6 +15,7 @@ import pytest
 
 from companion.errors import KeshiError
 from companion.events import Event, EventBus
+from companion.i18n import Msg, use_locale
 from companion.store import Store
 from companion.tower import service as service_module
 from companion.tower.record import iter_tosses
@@ -22,6 +23,7 @@ from companion.tower.service import TowerBusyError, TowerService
 from firmware.capture import CameraCount
 from firmware.simulated import beam_edges
 from firmware.tray_camera import CameraUnavailableError, TrayScene
+from tests.web.test_i18n import untranslated
 from vision.calibrate import calibrate
 from vision.errors import CalibrationError
 from vision.synthetic import calibration_set, place_pieces
@@ -164,8 +166,10 @@ def test_simulated_tosses_are_counted_by_the_vision_detector_on_a_rendered_tray(
 
 def test_a_second_toss_before_the_first_settles_is_refused(tower: TowerService) -> None:
     tower.toss({"red": 5})
-    with pytest.raises(TowerBusyError, match="still settling"):
+    with pytest.raises(TowerBusyError, match="still settling") as refused:
         tower.toss({"red": 5})
+    with use_locale("de"):  # a phone's request renders the refusal in its language
+        assert str(refused.value) == "der Turm kommt vom letzten Wurf noch zur Ruhe; auf sein Ergebnis warten"
 
 
 def test_stop_returns_within_a_second_mid_toss(bus: CheckingBus, store: Store) -> None:
@@ -458,3 +462,24 @@ def test_a_camera_that_fails_costs_the_count_not_the_toss(
     (record,) = iter_tosses(store)
     assert record.pieces_in["green"] == 5 and record.drop_times_ms == [
         e.data["t_ms"] for e in events if e.topic == "toss.drop"]
+
+
+@pytest.mark.parametrize("trouble, kinds", [("stuck", ["beam_stuck", "beam_obstructed"]), ("blind", ["beam_dead"])])
+def test_a_fault_carries_its_words_for_every_phone_beside_its_english(
+    tower: TowerService, bus: CheckingBus, trouble: str, kinds: list[str]
+) -> None:
+    """Faults from the firmware (a stuck or obstructed beam) and the service's own (a dead beam) are
+    published in English with their words as a message, which a German phone shows in German."""
+    assert tower.player is not None
+    tower.player.inject(trouble)
+    tower.camera = TruthCamera()
+    faults = [events_until(bus, "tower.fault")[-1].data] if trouble == "stuck" else []
+    since = bus.last_id
+    tower.toss({"red": 12})
+    faults.append(events_until(bus, "tower.fault", since=since)[-1].data)
+    assert [fault["kind"] for fault in faults] == kinds
+    for fault in faults:
+        said = Msg.from_json(fault["say"])
+        german = said.render("de")
+        assert said.english() == fault["message"] and german != fault["message"]
+        assert untranslated(german) == [], german
