@@ -174,13 +174,28 @@ def shown(tower: dict[str, Any]) -> dict[str, str]:
 
 
 def said(tower: dict[str, Any]) -> dict[str, str]:
-    """``shown`` in the language of the moment: the status, "none" and a known verdict as words (a fault
-    message is the tower's own text)."""
+    """``shown`` in the language of the moment: the status, "none", a known verdict and a fault the tower
+    sent as a message in words (a fault without one stays the tower's own text)."""
     texts = shown(tower)
     words = {"status": STATUS_WORDS[texts["status"]], "verdict": VERDICT_WORDS.get(texts["verdict"])}
     if texts["fault"] == "none":
         words["fault"] = NO_FAULT
+    else:
+        words["fault"] = _fault_said(tower["state"]["fault"].get("say"))
     return {**texts, **{name: str(message) for name, message in words.items() if message is not None}}
+
+
+def _fault_said(say: Any) -> Msg | None:
+    """A fault's message as the tower sent it (``Msg.to_json``), or None when it sent none or one this
+    hub cannot read (an older tower: its English text is shown)."""
+    if not isinstance(say, dict) or not isinstance(say.get("text"), str) or not isinstance(say.get("params", {}), dict):
+        return None
+    try:
+        message = Msg.from_json(say)
+        str(message)  # a message whose values do not fit its text is not shown
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    return message
 
 
 @bp.get("/fairness/")

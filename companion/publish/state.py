@@ -44,7 +44,7 @@ class TowerState:
         self.tower = tower
         self.status = status
         self.changed = changed  # called when a background verdict is ready, so the state is re-sent
-        self.fault: dict[str, str] | None = None
+        self.fault: dict[str, Any] | None = None
         self.verdict = VERDICT_PENDING
         self.verdict_detail: dict[str, str] = {"headline": VERDICT_PENDING}
         self._verdict_at = 0.0
@@ -54,6 +54,8 @@ class TowerState:
         """Take note of a bus event; True when it changes what the state message says."""
         if topic == "tower.fault":
             self.fault = {"kind": str(data.get("kind", "unknown")), "message": str(data.get("message", ""))}
+            if isinstance(data.get("say"), dict):  # the fault as a message: the hub says it in its reader's language
+                self.fault["say"] = data["say"]
             return True
         if topic == "toss.result":
             self.fault = None
