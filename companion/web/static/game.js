@@ -148,7 +148,7 @@
   function optionWords(option) {
     if (Array.isArray(option)) { return option.map(optionWords).join(" + "); }
     if (option && typeof option === "object") {
-      return Object.keys(option).map(function (k) { return optionWords(k) + ": " + optionWords(option[k]); }).join(", ");
+      return Object.keys(option).map(function (k) { return amountWords(k, option[k]); }).join(", ");
     }
     if (typeof option !== "string") { return String(option); }
     if (ORDER.indexOf(option) >= 0) { return Keshi.word("colour", option); }
@@ -162,6 +162,14 @@
   // Option words that are no game word (the engine's "done", "none", ...).
   const OPTION_WORDS = {done: t("done"), none: t("none"), stop: t("stop"), exchange: t("exchange"),
     luxury: t("luxury good"), keshi: t("a new keshi"), action: t("the sector action")};
+  // One entry of a small dict option (a payment): "2 dinars", as engine.AMOUNT_WORDS says it; else "key: value".
+  function amountWords(key, value) {
+    const one = value === 1;
+    if (key === "dinars") { return one ? t("1 dinar") : t("{n} dinars", {n: value}); }
+    if (key === "water") { return one ? t("1 water") : t("{n} water", {n: value}); }
+    if (key === "dates") { return one ? t("1 date") : t("{n} dates", {n: value}); }
+    return optionWords(key) + ": " + optionWords(value);
+  }
   function optionHtml(option) { return typeof option === "string" && ORDER.indexOf(option) >= 0 ? chip(option) : esc(optionWords(option)); }
   function claimWords(colours) { return colours.map(function (c) { return Keshi.word("colour", c); }).join(" + "); }
   // A legal action in words, e.g. "Jan claims green + green" (the server's English label for the rest).
