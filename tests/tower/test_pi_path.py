@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -135,6 +135,18 @@ def pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PiTower]:
         Device.pin_factory = previous
 
 
+def refusal_after(pi: PiTower, deed: Callable[[], None]) -> dict[str, Any] | None:
+    """What the tower's ``tower.refused`` event says within 5 s of ``deed`` (None when none came)."""
+    with pi.bus.subscribe() as sub:
+        deed()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            event = sub.get(timeout=0.05)
+            if event is not None and event.topic == "tower.refused":
+                return event.data
+    return None
+
+
 def held(counts: Mapping[str, int]) -> dict[str, int]:
     return {c: n for c, n in counts.items() if n}
 
@@ -215,14 +227,7 @@ def test_a_toss_from_the_button_carries_what_went_in(pi: PiTower, table: Table) 
     assert record.round == 1 and record.season == 1
     result = wait_for_result(table.games, table.game_id)
     assert result["toss_id"] == record.toss_id and held(result["counts"]) == tossed
-    with pi.bus.subscribe() as sub:  # a second press while the result waits: refused, said, nothing tossed
-        press()
-        refused = None
-        deadline = time.monotonic() + 5
-        while refused is None and time.monotonic() < deadline:
-            event = sub.get(timeout=0.05)
-            if event is not None and event.topic == "tower.refused":
-                refused = event.data
+    refused = refusal_after(pi, press)  # a second press while the result waits: refused, said, nothing tossed
     assert refused is not None and "confirm or correct" in refused["message"]
     said = Msg.from_json(refused["say"])  # the game's refusal as a message: each phone says it in its language
     assert said.english() == refused["message"] and said.render("de") != refused["message"]
@@ -256,14 +261,7 @@ def test_pieces_dropped_while_a_result_waits_are_refused_in_each_phones_language
     live = table.games.get(table.game_id)
     first = pi.result_of(lambda: None, held(live.game.s.tower_inside))  # the beam's toss: its result now waits
     wait_for_result(table.games, table.game_id)
-    with pi.bus.subscribe() as sub:
-        pi.drops(1)  # a stray piece falls before the table confirmed: not this game's toss
-        refused = None
-        deadline = time.monotonic() + 5
-        while refused is None and time.monotonic() < deadline:
-            event = sub.get(timeout=0.05)
-            if event is not None and event.topic == "tower.refused":
-                refused = event.data
+    refused = refusal_after(pi, lambda: pi.drops(1))  # a stray piece falls before the table confirmed
     assert refused is not None and refused["source"] == "beam" and refused["game_id"] == table.game_id
     said = Msg.from_json(refused["say"])
     assert said.english() == refused["message"] and untranslated(said.render("de")) == []
