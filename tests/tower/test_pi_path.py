@@ -265,4 +265,5 @@ def test_pieces_dropped_while_a_result_waits_are_refused_in_each_phones_language
     assert refused is not None and refused["source"] == "beam" and refused["game_id"] == table.game_id
     said = Msg.from_json(refused["say"])
     assert said.english() == refused["message"] and untranslated(said.render("de")) == []
-    assert table.games.get(table.game_id).tower_result["toss_id"] == first.toss_id  # the waiting result stands
+    waiting = table.games.get(table.game_id).tower_result
+    assert waiting is not None and waiting["toss_id"] == first.toss_id  # the waiting result stands
