@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine_kit import AnswerAction, ChooseAction
+from companion.i18n import Msg
 from companion.sabika.errors import ActionFormatError
 
 
@@ -60,23 +61,27 @@ def action_to_dict(action: Action) -> dict[str, Any]:
 def action_from_dict(data: Any) -> Action:
     """Parse the JSON form; ``ActionFormatError`` names the bad field."""
     if not isinstance(data, dict):
-        raise ActionFormatError(f"an action must be a JSON object, not {type(data).__name__}")
+        raise ActionFormatError(Msg("an action must be a JSON object, not {kind}", kind=type(data).__name__))
     kind = data.get("type")
     if kind not in _FIELDS:
-        raise ActionFormatError(f"unknown action type {kind!r} (expected one of {', '.join(_FIELDS)})")
+        raise ActionFormatError(Msg("unknown action type {kind} (expected one of {types})", kind=repr(kind),
+                                    types=", ".join(_FIELDS)))
     cls, fields = _FIELDS[kind]
     values: dict[str, Any] = {}
     for name, typ in fields.items():
         if name not in data:
-            raise ActionFormatError(f"{kind} action lacks the field {name!r}")
+            raise ActionFormatError(Msg("{kind} action lacks the field {name}", kind=kind, name=repr(name)))
         value = data[name]
         if typ is int and (not isinstance(value, int) or isinstance(value, bool)):
-            raise ActionFormatError(f"{kind} action field {name!r} must be an integer, not {value!r}")
+            raise ActionFormatError(Msg("{kind} action field {name} must be an integer, not {value}", kind=kind,
+                                        name=repr(name), value=repr(value)))
         if typ is str and not isinstance(value, str):
-            raise ActionFormatError(f"{kind} action field {name!r} must be a string, not {value!r}")
+            raise ActionFormatError(Msg("{kind} action field {name} must be a string, not {value}", kind=kind,
+                                        name=repr(name), value=repr(value)))
         values[name] = value
     extra = set(data) - set(fields) - {"type"}
     if extra:
-        raise ActionFormatError(f"{kind} action has unknown field(s) {', '.join(sorted(extra))}")
+        raise ActionFormatError(Msg("{kind} action has unknown field(s) {fields}", kind=kind,
+                                    fields=", ".join(sorted(extra))))
     action: Action = cls(**values)
     return action

@@ -15,12 +15,14 @@ from typing import Any
 
 # Effect handlers register themselves in handlers.HANDLERS when their module is imported.
 from companion.engine_game import EngineGame
+from companion.i18n import Msg
 from companion.sabika import handlers, inner, middle, outer, reveals, round_end, rules, scoring, solo, yusuf  # noqa: F401
 from companion.sabika.actions import Action, Answer, Choose, Rest, Work
-from companion.sabika.components import WORKER_WORDS, WORKERS
+from companion.sabika.components import WORKERS
 from companion.sabika.errors import IllegalAnswer, IllegalChoice, IllegalWork, NotYourTurn, RuleError
 from companion.sabika.questions import Spec, answer_ok, board_questions, component_specs, question
 from companion.sabika.rondel import Layout
+from companion.sabika.say import PHASE_KEY_SAY, WORKER_SAY, prompt_fields
 from companion.sabika.setup import SetupOptions, initial_state, resolve_setup
 from companion.sabika.state import GameState, PlayerState
 
@@ -83,12 +85,13 @@ class Game(EngineGame[GameState, PlayerState]):
 
     # --- decisions (used by handlers) -------------------------------------------------------------
 
-    def pick(self, eff: dict[str, Any], player: int, prompt: str, options: list[Any]) -> Any:
+    def pick(self, eff: dict[str, Any], player: int, prompt: Msg, options: list[Any]) -> Any:
         """The player's answer to this effect's next decision, or pause for it.
 
         A handler runs again from the start after each answer, so answers are kept on the effect
         (``_in``) and handed out in order; a handler changes nothing before its last ``pick``.
-        A single option is taken at once.
+        A single option is taken at once. The pending decision holds the prompt in English and as a
+        message (``say``); an option made as ``say.Said`` carries its own message (docs/i18n.md).
         """
         index = self._cursor
         self._cursor += 1
@@ -96,13 +99,13 @@ class Game(EngineGame[GameState, PlayerState]):
         if index < len(answers):
             return answers[index]
         if not options:
-            raise AssertionError(f"no options for {prompt!r} ({eff['k']})")
+            raise AssertionError(f"no options for {prompt.english()!r} ({eff['k']})")
         if len(options) == 1:
             answers.append(options[0])
             return options[0]
-        raise NeedInput({"kind": "choice", "player": player, "prompt": prompt, "options": list(options)})
+        raise NeedInput({"kind": "choice", "player": player, **prompt_fields(prompt), "options": list(options)})
 
-    def draw(self, eff: dict[str, Any], key: str, prompt: str, options: list[Any]) -> Any:
+    def draw(self, eff: dict[str, Any], key: str, prompt: Msg, options: list[Any]) -> Any:
         """What the table turned up (table draws), or pause and ask: a ``draw`` question, not kept in the profile."""
         index = self._cursor
         self._cursor += 1
@@ -161,7 +164,7 @@ class Game(EngineGame[GameState, PlayerState]):
                                                      Choose: self._check_choose, Answer: self._check_answer}
         check = checks.get(type(action))
         if check is None:
-            raise RuleError(f"not a Sabika action: {action!r}")
+            raise RuleError(Msg("not a Sabika action: {action}", action=repr(action)))
         check(action)
         s = self.s
         if isinstance(action, Answer) and s.pending is not None and s.pending["kind"] == "draw":
@@ -182,35 +185,38 @@ class Game(EngineGame[GameState, PlayerState]):
         self.log.append(action)
         self._run()
 
-    def _turn_owner(self, player: int, what: str) -> None:
+    def _turn_owner(self, player: int, what: Msg) -> None:
         s = self.s
         if not 0 <= player < len(s.players):
-            raise NotYourTurn(f"there is no player {player} at this table")
+            raise NotYourTurn(Msg("there is no player {player} at this table", player=player))
         if s.pending is not None:
-            who = "the table" if s.pending["player"] is None else self.name(s.pending["player"])
-            raise NotYourTurn(f"{self.name(player)} may not {what} now: {who} must first answer "
-                              f"\u201c{s.pending['prompt']}\u201d")
+            who = Msg("the table") if s.pending["player"] is None else self.name(s.pending["player"])
+            raise NotYourTurn(Msg("{player} may not {what} now: {who} must first answer \u201c{prompt}\u201d",
+                                  player=self.name(player), what=what, who=who, prompt=self._prompt()))
         if s.phase != "actions":
-            raise NotYourTurn(f"{self.name(player)} may not {what}: it is not the Actions Phase (phase {s.phase})")
+            raise NotYourTurn(Msg("{player} may not {what}: it is not the Actions Phase (phase {phase})",
+                                  player=self.name(player), what=what, phase=PHASE_KEY_SAY.get(s.phase, s.phase)))
         if solo.is_yusuf(s, player):
-            raise NotYourTurn(f"solo mode (L1233-1238): {self.name(player)} is the automa and plays by himself")
+            raise NotYourTurn(Msg("solo mode (L1233-1238): {player} is the automa and plays by himself",
+                                  player=self.name(player)))
         if s.turn != player:
-            raise NotYourTurn(f"turn order (L440-452): it is {self.name(s.turn)}'s turn, not {self.name(player)}'s")
+            raise NotYourTurn(Msg("turn order (L440-452): it is {current}'s turn, not {player}'s",
+                                  current=self.name(s.turn), player=self.name(player)))
 
     def _worker(self, player: int, worker: str) -> None:
         if worker not in WORKERS:
-            raise IllegalWork(f"{self.name(player)} has no Worker called {worker!r} "
-                              f"(Workers: {', '.join(WORKERS)})")
+            raise IllegalWork(Msg("{player} has no Worker called {worker} (Workers: {workers})",
+                                  player=self.name(player), worker=repr(worker), workers=", ".join(WORKERS)))
         if not self.s.players[player].workers[worker].active:
-            raise IllegalWork(f"active Workers (L444-446): {self.name(player)}'s {WORKER_WORDS[worker]} is lying "
-                              f"down and cannot be chosen again this round")
+            raise IllegalWork(Msg("active Workers (L444-446): {player}'s {worker} is lying down and cannot be "
+                                  "chosen again this round", player=self.name(player), worker=WORKER_SAY[worker]))
 
     def _check_rest(self, action: Rest) -> None:
-        self._turn_owner(action.player, "rest a Worker")
+        self._turn_owner(action.player, Msg("rest a Worker"))
         self._worker(action.player, action.worker)
 
     def _check_work(self, action: Work) -> None:
-        self._turn_owner(action.player, "work")
+        self._turn_owner(action.player, Msg("work"))
         self._worker(action.player, action.worker)
         problem = rules.work_problem(self, action.player, action.worker, action.square)
         if problem:
@@ -219,28 +225,36 @@ class Game(EngineGame[GameState, PlayerState]):
     def _check_choose(self, action: Choose) -> None:
         pending = self.s.pending
         if pending is None or pending["kind"] != "choice":
-            raise IllegalChoice(f"there is no decision waiting for {self._who(action.player)}")
+            raise IllegalChoice(Msg("there is no decision waiting for {player}", player=self._who(action.player)))
         if pending["player"] != action.player:
-            raise NotYourTurn(f"{self.name(pending['player'])} must decide \u201c{pending['prompt']}\u201d, "
-                              f"not {self._who(action.player)}")
+            raise NotYourTurn(Msg("{player} must decide \u201c{prompt}\u201d, not {other}",
+                                  player=self.name(pending["player"]), prompt=self._prompt(),
+                                  other=self._who(action.player)))
         if action.option not in pending["options"]:
-            raise IllegalChoice(f"{self.name(action.player)}: {action.option!r} is not an option of "
-                                f"\u201c{pending['prompt']}\u201d (options: {pending['options']})")
+            raise IllegalChoice(Msg("{player}: {option} is not an option of \u201c{prompt}\u201d (options: {options})",
+                                    player=self.name(action.player), option=repr(action.option),
+                                    prompt=self._prompt(), options=str(pending["options"])))
 
     def _check_answer(self, action: Answer) -> None:
         pending = self.s.pending
         if pending is None or pending["kind"] not in ("question", "draw"):
-            raise IllegalAnswer(f"no question about a printed value is waiting (answer for {action.key!r})")
+            raise IllegalAnswer(Msg("no question about a printed value is waiting (answer for {key})",
+                                    key=repr(action.key)))
         if action.key != pending["key"]:
-            raise IllegalAnswer(f"the table must answer {pending['key']!r} first, not {action.key!r}")
+            raise IllegalAnswer(Msg("the table must answer {key} first, not {other}", key=repr(pending["key"]),
+                                    other=repr(action.key)))
         if not answer_ok(pending, action.value):
-            shape = (f"a list of {pending['count'] or '1 or more'} distinct options" if pending["multi"]
-                     else "one of the options")
-            raise IllegalAnswer(f"{action.value!r} does not answer \u201c{pending['prompt']}\u201d: "
-                                f"expected {shape}")
+            if not pending["multi"]:
+                shape: Msg = Msg("one of the options")
+            elif pending["count"]:
+                shape = Msg("a list of {count} distinct options", count=pending["count"])
+            else:
+                shape = Msg("a list of 1 or more distinct options")
+            raise IllegalAnswer(Msg("{value} does not answer \u201c{prompt}\u201d: expected {shape}",
+                                    value=repr(action.value), prompt=self._prompt(), shape=shape))
 
-    def _who(self, player: int) -> str:
-        return self.name(player) if 0 <= player < len(self.s.players) else f"player {player}"
+    def _who(self, player: int) -> Msg | str:
+        return self.name(player) if 0 <= player < len(self.s.players) else Msg("player {seat}", seat=player)
 
     # --- running ------------------------------------------------------------------------------------
 

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import Msg
 from companion.sabika import rules
 from companion.sabika.components import (
     ACTION_ICONS,
-    ACTION_WORDS,
     AMOUNT_ICONS,
     GOOD_OF,
     GOODS,
@@ -26,6 +26,7 @@ from companion.sabika.components import (
     WORDS,
     WORKER_RING,
 )
+from companion.sabika.say import ACTION_SAY, ITEM_SAY, SPOT_KEY_SAY, Said, items_say
 
 if TYPE_CHECKING:
     from companion.sabika.game import Game
@@ -34,6 +35,15 @@ if TYPE_CHECKING:
 Effect = dict[str, Any]
 HANDLERS: dict[str, Callable[[Game, Effect], None]] = {}
 RAW_OF = {good: raw for raw, good in GOOD_OF.items()}
+
+#: What a payment is for (an effect keeps it in English, ``"why"``), as the Seals question says it.
+WHY_SAY: dict[str, Msg] = {
+    "the move": Msg("the move"), "the Secondary Action": Msg("the Secondary Action"), "the Poem": Msg("the Poem"),
+    "the trade route": Msg("the trade route"), "consolidating (Event 10)": Msg("consolidating (Event 10)"),
+    "a Raw Material": Msg("a Raw Material"), "new Minor Construction Cards": Msg("new Minor Construction Cards"),
+    "Event 14": Msg("Event 14"),
+    **{f"a {WORDS[m]}": Msg("a {item}", item=ITEM_SAY[m]) for m in MATERIALS},
+}
 
 
 def handler(fn: Callable[[Game, Effect], None]) -> Callable[[Game, Effect], None]:
@@ -81,8 +91,7 @@ def material_sets(p: PlayerState, base: tuple[str, ...], extras: tuple[str, ...]
         for size in range(0, most + 1):
             for extra in combinations(pool, size):
                 used = sorted([b, *extra], key=MATERIALS.index)
-                key = " + ".join(WORDS[m] for m in used)
-                out.setdefault(key, used)
+                out.setdefault(Said(items_say(used)), used)
     return out
 
 
@@ -116,7 +125,8 @@ def h_pay(g: Game, eff: Effect) -> None:
     used = 0
     if p.seals:
         low, high = max(0, n - p.dinars), min(p.seals, n)
-        used = g.pick(eff, eff["p"], f"{p.name} pays {n} Dinars for {eff['why']}: how many of them with Seals?",
+        used = g.pick(eff, eff["p"], Msg("{player} pays {n} Dinars for {why}: how many of them with Seals?",
+                                         player=p.name, n=n, why=WHY_SAY.get(eff["why"], eff["why"])),
                       list(range(low, high + 1)))
     p.seals -= used
     p.dinars -= n - used
@@ -188,15 +198,17 @@ def h_item(g: Game, eff: Effect) -> None:
         p.items[kind] += 1
         return
     options: dict[str, str] = {}
+    item = ITEM_SAY[kind]
     if room:
-        options[f"store the {WORDS[kind]} in a Storehouse"] = "store"
+        options[Said(Msg("store the {item} in a Storehouse", item=item))] = "store"
     else:
-        options.update({f"return 1 {WORDS[x]} to make room": x for x in MATERIALS + GOODS
+        options.update({Said(Msg("return 1 {item} to make room", item=ITEM_SAY[x])): x for x in MATERIALS + GOODS
                         if p.items[x] - p.poem_goods.get(x, 0)})
     if special:
-        options[f"store the {WORDS[kind]} in Minor Poem 16's Storehouse (+1 PP, +1 Paria)"] = "poem"
-    options[f"leave the {WORDS[kind]}"] = ""
-    out = options[g.pick(eff, eff["p"], f"Where does {p.name}'s {WORDS[kind]} go?", list(options))]
+        options[Said(Msg("store the {item} in Minor Poem 16's Storehouse (+1 PP, +1 Paria)", item=item))] = "poem"
+    options[Said(Msg("leave the {item}", item=item))] = ""
+    out = options[g.pick(eff, eff["p"], Msg("Where does {player}'s {item} go?", player=p.name, item=item),
+                         list(options))]
     if out == "poem":  # Minor Poem 16* (L1094-1097)
         p.items[kind] += 1
         p.poem_goods[kind] += 1
@@ -215,7 +227,8 @@ def h_item(g: Game, eff: Effect) -> None:
 @handler
 def h_material(g: Game, eff: Effect) -> None:
     p = g.s.players[eff["p"]]
-    choice = g.pick(eff, eff["p"], f"{p.name} takes 1 Material of choice:", [WORDS[m] for m in eff["among"]])
+    choice = g.pick(eff, eff["p"], Msg("{player} takes 1 Material of choice:", player=p.name),
+                    [Said(ITEM_SAY[m]) for m in eff["among"]])
     g.push({"k": "item", "p": eff["p"], "kind": next(m for m in eff["among"] if WORDS[m] == choice)})
 
 
@@ -225,7 +238,8 @@ def city_tile(g: Game, city: int) -> int:
 
 
 def raw_spot_options(g: Game) -> dict[str, int]:
-    return {f"{WORDS[t]} (Raw Material square {k + 1})": k for k, t in enumerate(g.s.raw_spots) if t is not None}
+    return {Said(Msg("{item} (Raw Material square {n})", item=ITEM_SAY[t], n=k + 1)): k
+            for k, t in enumerate(g.s.raw_spots) if t is not None}
 
 
 @handler
@@ -236,7 +250,8 @@ def h_raw(g: Game, eff: Effect) -> None:
         options = raw_spot_options(g)
         if not options:
             return  # none left on the Rondel this round (L226-228)
-        k = options[g.pick(eff, eff["p"], f"{p.name} takes which Raw Material from the Rondel?", list(options))]
+        k = options[g.pick(eff, eff["p"], Msg("{player} takes which Raw Material from the Rondel?", player=p.name),
+                           list(options))]
     else:
         k = eff["spot"]
     raw = s.raw_spots[k]
@@ -256,7 +271,8 @@ def h_good(g: Game, eff: Effect) -> None:
     options = raw_spot_options(g)
     if not options:
         return
-    k = options[g.pick(eff, eff["p"], f"{p.name} takes which Raw Material from the Rondel as a Good?", list(options))]
+    prompt = Msg("{player} takes which Raw Material from the Rondel as a Good?", player=p.name)
+    k = options[g.pick(eff, eff["p"], prompt, list(options))]
     raw = g.s.raw_spots[k]
     assert raw is not None
     g.s.raw_spots[k] = None
@@ -269,10 +285,10 @@ def h_process(g: Game, eff: Effect) -> None:
     p = g.s.players[eff["p"]]
     if eff["n"] <= 0 or not p.raws:
         return
-    options = {WORDS[r]: r for r in RAWS if r in p.raws}
+    options = {Said(ITEM_SAY[r]): r for r in RAWS if r in p.raws}
     if eff["upto"]:
-        options["stop processing"] = ""
-    raw = options[g.pick(eff, eff["p"], f"{p.name} processes which Raw Material?", list(options))]
+        options[Said(Msg("stop processing"))] = ""
+    raw = options[g.pick(eff, eff["p"], Msg("{player} processes which Raw Material?", player=p.name), list(options))]
     if not raw:
         return
     p.raws.remove(raw)
@@ -295,7 +311,8 @@ def h_seal(g: Game, eff: Effect) -> None:
 @handler
 def h_start_tile(g: Game, eff: Effect) -> None:
     p = g.s.players[eff["p"]]
-    tile = g.pick(eff, eff["p"], f"{p.name} secretly keeps which Starting Tile?", list(p.start_tiles))
+    tile = g.pick(eff, eff["p"], Msg("{player} secretly keeps which Starting Tile?", player=p.name),
+                  list(p.start_tiles))
     p.start_tile = tile
 
 
@@ -315,16 +332,17 @@ def h_act(g: Game, eff: Effect) -> None:
     action = g.layout.action[ring][square]
     options: list[str] = []
     if done != "main" and rules.main_possible(g, seat, action, rules.budget(p), square):
-        options.append(f"{ACTION_WORDS[action]} Action")
-    spots = {f"Secondary Action ({spot.kind} square {spot.k})": spot for spot in g.layout.spots_at(ring, square)
+        options.append(Said(Msg("{action} Action", action=ACTION_SAY[action])))
+    spots = {Said(Msg("Secondary Action ({kind} square {n})", kind=SPOT_KEY_SAY[spot.kind], n=spot.k)): spot
+             for spot in g.layout.spots_at(ring, square)
              if rules.secondary_possible(g, seat, spot, ring, rules.budget(p))}
     if done is None or done == "main":
         options += list(spots)
     if done is not None:
-        options.append("no further action")
+        options.append(Said(Msg("no further action")))
     if not options:
         return
-    first = g.pick(eff, seat, f"{p.name} carries out which action?", options)
+    first = g.pick(eff, seat, Msg("{player} carries out which action?", player=p.name), options)
     if first == "no further action":
         return
     if first in spots:

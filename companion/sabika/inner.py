@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.i18n import Msg
 from companion.sabika import rules
 from companion.sabika.components import (
     MATERIALS,
@@ -15,6 +16,7 @@ from companion.sabika.handlers import (
     material_sets,
     use_materials,
 )
+from companion.sabika.say import Said
 
 if TYPE_CHECKING:
     from companion.sabika.game import Game
@@ -28,11 +30,12 @@ def h_carve(g: Game, eff: Effect) -> None:
     poems = rules.carve_options(g, seat, rules.budget(p))
     if not poems:
         return
-    words = g.pick(eff, seat, f"{p.name} carves which Poem?", poems).split()
+    words = g.pick(eff, seat, Msg("{player} carves which Poem?", player=p.name), poems).split()
     colour, which = words[0], words[-1]
     scaffold = blue(g, p, "poem_scaffold")
     sets = material_sets(p, ("gypsum", "wood", "marble"), MATERIALS, 2 if scaffold else 1, g.event() == 4)
-    used = sets[g.pick(eff, seat, f"{p.name} puts which Materials on the Poem Carving Scaffold?", list(sets))]
+    prompt = Msg("{player} puts which Materials on the Poem Carving Scaffold?", player=p.name)
+    used = sets[g.pick(eff, seat, prompt, list(sets))]
     cost = rules.poem_cost(p, colour, g.event())
     use_materials(g, p, used, "poems", per_material=1 if scaffold else 0)
     follow: list[Effect] = [{"k": "pay", "p": seat, "n": cost, "why": "the Poem"}]
@@ -55,9 +58,9 @@ def h_reactivate(g: Game, eff: Effect) -> None:
     """Reapply the effect of one of your red Poems (L845-847)."""
     s, seat = g.s, eff["p"]
     p = s.players[seat]
-    poems = {f"red Poem {m}": m for m in p.red_poems}
+    poems = {Said(Msg("red Poem {n}", n=m)): m for m in p.red_poems}
     if poems:
-        m = poems[g.pick(eff, seat, f"{p.name} reactivates which red Poem?", list(poems))]
+        m = poems[g.pick(eff, seat, Msg("{player} reactivates which red Poem?", player=p.name), list(poems))]
         g.push({"k": "gain", "p": seat, "icons": list(s.profile[f"minor_poem.{m}.red"]), "src": "poems"})
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion import engine_kit
+from companion.i18n import Msg
 from companion.sabika.actions import action_from_dict, action_to_dict
 from companion.sabika.errors import ActionFormatError, LogError, RuleError
 from companion.sabika.game import Game
@@ -28,7 +29,8 @@ def read_log(text: str, source: str = "log") -> Game:
     """Replay a JSON-lines log into a game; ``LogError`` names the damaged line."""
     head, first_no, lines = engine_kit.read_header(text, source, LogError)
     if head.get("game") != "sabika" or "setup" not in head:
-        raise LogError(f"{source}:{first_no}: not a Sabika log header (game {head.get('game')!r})")
+        raise LogError(Msg("{source}:{line}: not a Sabika log header (game {game})", source=source, line=first_no,
+                           game=repr(head.get("game"))))
     game = engine_kit.game_from_header(lambda: Game(head["setup"]), source, first_no, LogError,
                                        plain_keshi_errors=True)
     return engine_kit.replay(game, lines, source, action_from_dict, (ActionFormatError, RuleError, TypeError),

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.i18n import Msg
 from companion.sabika import rules, solo
-from companion.sabika.components import (
-    GOODS,
-    WORDS,
-)
+from companion.sabika.components import GOODS
 from companion.sabika.handlers import (
     Effect,
     blue,
@@ -18,6 +16,7 @@ from companion.sabika.handlers import (
     handler,
 )
 from companion.sabika.routes import export_costs
+from companion.sabika.say import ITEM_SAY, Said
 
 if TYPE_CHECKING:
     from companion.sabika.game import Game
@@ -37,17 +36,17 @@ def h_export(g: Game, eff: Effect) -> None:
     """Route cost, a Ship (and the Seal if first), 1 or 2 Goods, then the City Bonus (L712-733)."""
     s, seat = g.s, eff["p"]
     p = s.players[seat]
-    cities = {f"City {c}": c for c in rules.export_options(g, seat, rules.budget(p))}
+    cities = {Said(Msg("City {n}", n=c)): c for c in rules.export_options(g, seat, rules.budget(p))}
     if not cities:
         return
-    city = cities[g.pick(eff, seat, f"{p.name} exports to which City?", list(cities))]
+    city = cities[g.pick(eff, seat, Msg("{player} exports to which City?", player=p.name), list(cities))]
     held = [good for good in GOODS if p.items[good]]
-    loads: dict[str, list[str]] = {WORDS[good]: [good] for good in held}
+    loads: dict[str, list[str]] = {Said(ITEM_SAY[good]): [good] for good in held}
     for i, a in enumerate(held):
         for b in held[i:]:
             if a != b or p.items[a] >= 2:
-                loads[f"{WORDS[a]} + {WORDS[b]}"] = [a, b]
-    goods = loads[g.pick(eff, seat, f"{p.name} exports which Goods?", list(loads))]
+                loads[Said(Msg("{first} + {second}", first=ITEM_SAY[a], second=ITEM_SAY[b]))] = [a, b]
+    goods = loads[g.pick(eff, seat, Msg("{player} exports which Goods?", player=p.name), list(loads))]
     cost = export_costs(s.profile, p.ships, int(g.event() == 9))[city]
     p.ships[city] = "left"
     for good in goods:
@@ -72,13 +71,13 @@ def h_free_ship(g: Game, eff: Effect) -> None:
     p = s.players[seat]
     if not p.ships_home():
         return
-    cities = {f"City {c}": c for c in range(1, len(s.city_tiles) + 1) if c not in p.ships}
+    cities = {Said(Msg("City {n}", n=c)): c for c in range(1, len(s.city_tiles) + 1) if c not in p.ships}
     if not cities:
         return
-    city = cities[g.pick(eff, seat, f"{p.name} places a free Ship in which City?", list(cities))]
-    goods = {WORDS[good]: good for good in GOODS if p.items[good]}
-    goods["no Good"] = ""
-    good = goods[g.pick(eff, seat, f"{p.name} exports which Good there?", list(goods))]
+    city = cities[g.pick(eff, seat, Msg("{player} places a free Ship in which City?", player=p.name), list(cities))]
+    goods = {Said(ITEM_SAY[good]): good for good in GOODS if p.items[good]}
+    goods[Said(Msg("no Good"))] = ""
+    good = goods[g.pick(eff, seat, Msg("{player} exports which Good there?", player=p.name), list(goods))]
     p.ships[city] = "left"
     if good:
         p.remove_good(good)
@@ -93,10 +92,10 @@ def h_consolidate(g: Game, eff: Effect) -> None:
     """Move a Ship to the right; earlier consolidators get 1 PP and 1 Dinar; a red City's action (L751-769)."""
     s, seat = g.s, eff["p"]
     p = s.players[seat]
-    cities = {f"City {c}": c for c, where in sorted(p.ships.items()) if where == "left"}
+    cities = {Said(Msg("City {n}", n=c)): c for c, where in sorted(p.ships.items()) if where == "left"}
     if not cities or rules.budget(p) < (g.event() == 10):  # Event 10's Dinar must be payable (L1171)
         return
-    city = cities[g.pick(eff, seat, f"{p.name} consolidates with which City?", list(cities))]
+    city = cities[g.pick(eff, seat, Msg("{player} consolidates with which City?", player=p.name), list(cities))]
     p.ships[city] = "right"
     follow: list[Effect] = []
     if g.event() == 10:  # Event 10: consolidating costs 1 Dinar (L1171)
@@ -122,23 +121,24 @@ def h_produce(g: Game, eff: Effect) -> None:
     process: Effect = {"k": "process", "p": seat, "n": 2, "upto": True}
     options: dict[str, list[Effect]] = {}
     if p.ships:
-        options["a City Bonus"] = [bonus]
+        options[Said(Msg("a City Bonus"))] = [bonus]
     if p.raws:
-        options["process up to 2 Raw Materials"] = [process]
+        options[Said(Msg("process up to 2 Raw Materials"))] = [process]
     if p.ships and p.raws:
-        options["a City Bonus, then process"] = [bonus, process]
-        options["process, then a City Bonus"] = [process, bonus]
+        options[Said(Msg("a City Bonus, then process"))] = [bonus, process]
+        options[Said(Msg("process, then a City Bonus"))] = [process, bonus]
     if options:
-        g.push(*options[g.pick(eff, seat, f"{p.name}'s Produce Action:", list(options))])
+        g.push(*options[g.pick(eff, seat, Msg("{player}'s Produce Action:", player=p.name), list(options))])
 
 
 @handler
 def h_city_bonus(g: Game, eff: Effect) -> None:
     s, seat = g.s, eff["p"]
     p = s.players[seat]
-    cities = {f"City {c}": c for c in sorted(p.ships)}
+    cities = {Said(Msg("City {n}", n=c)): c for c in sorted(p.ships)}
     if cities:
-        city = cities[g.pick(eff, seat, f"{p.name} earns the City Bonus of which City?", list(cities))]
+        prompt = Msg("{player} earns the City Bonus of which City?", player=p.name)
+        city = cities[g.pick(eff, seat, prompt, list(cities))]
         g.push({"k": "gain", "p": seat, "icons": list(s.profile[f"city_tile.{city_tile(g, city)}.bonus"]),
                 "src": "city_bonus"})
 
@@ -148,9 +148,10 @@ def h_red_city_action(g: Game, eff: Effect) -> None:
     """Red Minor Poem 17*: the consolidation action of a red City with presence (L1099-1100)."""
     s, seat = g.s, eff["p"]
     p = s.players[seat]
-    cities = {f"City {c}": c for c in sorted(p.ships)
+    cities = {Said(Msg("City {n}", n=c)): c for c in sorted(p.ships)
               if s.profile[f"city_tile.{city_tile(g, c)}.colour"] == "red"}
     if cities:
-        city = cities[g.pick(eff, seat, f"{p.name} carries out the action of which red City?", list(cities))]
+        prompt = Msg("{player} carries out the action of which red City?", player=p.name)
+        city = cities[g.pick(eff, seat, prompt, list(cities))]
         g.push({"k": "gain", "p": seat, "icons": list(s.profile[f"city_tile.{city_tile(g, city)}.consolidate"]),
                 "src": "poems"})

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.i18n import Msg
 from companion.sabika import rules
 from companion.sabika.components import (
-    ARTWORK_WORDS,
     BUY_PRICE,
     GOOD_SELL_PRICE,
     GOODS,
@@ -22,10 +22,10 @@ from companion.sabika.handlers import (
     gain_parias,
     handler,
     material_sets,
-    raw_spot_options,
     use_materials,
     wood_bonus,
 )
+from companion.sabika.say import ARTWORK_SAY, ITEM_SAY, Said
 
 if TYPE_CHECKING:
     from companion.sabika.game import Game
@@ -37,8 +37,8 @@ def h_quarry(g: Game, eff: Effect) -> None:
     """3 Materials among the square's two, any combination (L511-514); blue Poem 21 adds one (L25-31)."""
     seat, (a, b) = eff["p"], QUARRY_MATERIALS[eff["kind"]]
     p = g.s.players[seat]
-    options = {f"{n} {WORDS[a]} + {3 - n} {WORDS[b]}": n for n in range(3, -1, -1)}
-    n = options[g.pick(eff, seat, f"{p.name} quarries which 3 Materials?", list(options))]
+    options = {Said(Msg("{n} {a} + {m} {b}", n=n, a=ITEM_SAY[a], m=3 - n, b=ITEM_SAY[b])): n for n in range(3, -1, -1)}
+    n = options[g.pick(eff, seat, Msg("{player} quarries which 3 Materials?", player=p.name), list(options))]
     follow = [{"k": "item", "p": seat, "kind": a}] * n + [{"k": "item", "p": seat, "kind": b}] * (3 - n)
     follow += [{"k": "quarry_extra", "p": seat, "m": m} for m in p.blue_poems
                if g.s.profile.get(f"minor_poem.{m}.blue") == "quarry_extra"]
@@ -48,12 +48,13 @@ def h_quarry(g: Game, eff: Effect) -> None:
 @handler
 def h_quarry_extra(g: Game, eff: Effect) -> None:
     p = g.s.players[eff["p"]]
-    options = {WORDS[m]: {"k": "item", "p": eff["p"], "kind": m}
+    options = {Said(ITEM_SAY[m]): {"k": "item", "p": eff["p"], "kind": m}
                for m in g.s.profile.get(f"minor_poem.{eff['m']}.quarry_materials", [])}
-    if raw_spot_options(g):
-        options["a Raw Material"] = {"k": "raw", "p": eff["p"], "spot": None}
+    if any(t is not None for t in g.s.raw_spots):  # a Raw Material on the Rondel
+        options[Said(Msg("a Raw Material"))] = {"k": "raw", "p": eff["p"], "spot": None}
     if options:
-        g.push(options[g.pick(eff, eff["p"], f"{p.name}'s Minor Poem {eff['m']}: take what?", list(options))])
+        prompt = Msg("{player}'s Minor Poem {n}: take what?", player=p.name, n=eff["m"])
+        g.push(options[g.pick(eff, eff["p"], prompt, list(options))])
 
 
 @handler
@@ -64,7 +65,7 @@ def h_storehouse(g: Game, eff: Effect) -> None:
     options = rules.expand_options(g, seat, eff["sq"]) + rules.activate_options(g, seat)
     if not options:
         return
-    choice = g.pick(eff, seat, f"{p.name}'s Storehouse Action:", options)
+    choice = g.pick(eff, seat, Msg("{player}'s Storehouse Action:", player=p.name), options)
     words = choice.split()
     if words[0] == "Storehouse":
         tile, k = int(words[2]), int(words[-1]) - 1
@@ -91,19 +92,21 @@ def market_options(g: Game, p: PlayerState) -> dict[str, tuple[str, str]]:
     money = rules.budget(p)
     for m in MATERIALS:
         if price(g, "buy", m) <= money:
-            out[f"buy 1 {WORDS[m]} for {price(g, 'buy', m)}"] = ("buy", m)
-    if money >= price(g, "buy", "raw") and raw_spot_options(g):
-        out[f"buy 1 Raw Material for {price(g, 'buy', 'raw')}"] = ("buy", "raw")
+            out[Said(Msg("buy 1 {item} for {n}", item=ITEM_SAY[m], n=price(g, "buy", m)))] = ("buy", m)
+    if money >= price(g, "buy", "raw") and any(t is not None for t in g.s.raw_spots):
+        out[Said(Msg("buy 1 Raw Material for {n}", n=price(g, "buy", "raw")))] = ("buy", "raw")
     for i, m in enumerate(MATERIALS):
         if p.items[m]:
-            out[f"sell 1 {WORDS[m]} for {price(g, 'sell', m)}"] = ("sell", m)
+            out[Said(Msg("sell 1 {item} for {n}", item=ITEM_SAY[m], n=price(g, "sell", m)))] = ("sell", m)
             for j in (i - 1, i + 1):
                 if 0 <= j < len(MATERIALS):
-                    bonus = " + 1 Dinar" if j < i else ""
-                    out[f"trade 1 {WORDS[m]} for 1 {WORDS[MATERIALS[j]]}{bonus}"] = ("trade", f"{m}>{MATERIALS[j]}")
+                    item, other = ITEM_SAY[m], ITEM_SAY[MATERIALS[j]]
+                    said = (Msg("trade 1 {item} for 1 {other} + 1 Dinar", item=item, other=other) if j < i
+                            else Msg("trade 1 {item} for 1 {other}", item=item, other=other))
+                    out[Said(said)] = ("trade", f"{m}>{MATERIALS[j]}")
     for good in GOODS:
         if p.items[good]:
-            out[f"sell 1 {WORDS[good]} for {price(g, 'sell', good)}"] = ("sell", good)
+            out[Said(Msg("sell 1 {item} for {n}", item=ITEM_SAY[good], n=price(g, "sell", good)))] = ("sell", good)
     return out
 
 
@@ -122,8 +125,9 @@ def h_transactions(g: Game, eff: Effect) -> None:
     if eff["n"] <= 0:
         return
     options = market_options(g, p)
-    options["no more transactions"] = ("stop", "")
-    kind, what = options[g.pick(eff, seat, f"{p.name}'s transaction ({eff['n']} left):", list(options))]
+    options[Said(Msg("no more transactions"))] = ("stop", "")
+    kind, what = options[g.pick(eff, seat, Msg("{player}'s transaction ({n} left):", player=p.name, n=eff["n"]),
+                                list(options))]
     if kind == "stop":
         return
     more = {"k": "transactions", "p": seat, "n": eff["n"] - 1}
@@ -155,16 +159,16 @@ def h_construction(g: Game, eff: Effect) -> None:
     """Optionally refresh the Minor Construction Cards (1 Dinar, +1 PP, once a turn), then build (L579-587)."""
     s, seat = g.s, eff["p"]
     p = s.players[seat]
-    options = []
+    options: list[str] = []
     if rules.major_possible(g, seat):
-        options.append("Major Construction")
+        options.append(Said(Msg("Major Construction")))
     if rules.minor_possible(g, seat):
-        options.append("Minor Construction")
+        options.append(Said(Msg("Minor Construction")))
     if not options:
         return
     if not s.refreshed and rules.budget(p) >= 1 and (s.minor_deck or s.minor_discard or s.setup.get("table_draws")):
-        options.append("pay 1 Dinar to replace the 4 Minor Construction Cards")
-    choice = g.pick(eff, seat, f"{p.name}'s Construction Action:", options)
+        options.append(Said(Msg("pay 1 Dinar to replace the 4 Minor Construction Cards")))
+    choice = g.pick(eff, seat, Msg("{player}'s Construction Action:", player=p.name), options)
     if choice.startswith("Major"):
         g.push({"k": "major_construction", "p": seat, "sq": None})
     elif choice.startswith("Minor"):
@@ -186,10 +190,11 @@ def h_major_construction(g: Game, eff: Effect) -> None:
     p, era = s.players[seat], s.era()
     if not rules.major_possible(g, seat):
         return
-    tiles = {f"Era {era} Major Construction Tile {t}": t for t in s.major_tiles[era]}
-    tile = tiles[g.pick(eff, seat, f"{p.name} builds which Major Construction?", list(tiles))]
+    tiles = {Said(Msg("Era {era} Major Construction Tile {n}", era=era, n=t)): t for t in s.major_tiles[era]}
+    tile = tiles[g.pick(eff, seat, Msg("{player} builds which Major Construction?", player=p.name), list(tiles))]
     sets = material_sets(p, ("gypsum",), ("wood", "marble", "glazed"), 2, g.event() == 4)
-    used = sets[g.pick(eff, seat, f"{p.name} puts which Materials on the Major Construction Scaffold?", list(sets))]
+    used = sets[g.pick(eff, seat, Msg("{player} puts which Materials on the Major Construction Scaffold?",
+                                  player=p.name), list(sets))]
     use_materials(g, p, used, "constructions")
     wood_bonus(g, p, used)
     s.major_tiles[era].remove(tile)
@@ -210,15 +215,18 @@ def h_minor_construction(g: Game, eff: Effect) -> None:
     """Base Material + up to 2 different extras, the Card beside the row, Architectural Balance (L645-691)."""
     s, seat = g.s, eff["p"]
     p = s.players[seat]
-    cards = {f"Minor Construction Card {c} ({WORDS[s.profile[f'minor_card.{c}.base']]} base)": c
+    cards = {Said(Msg("Minor Construction Card {n} ({base} base)", n=c,
+                      base=ITEM_SAY[s.profile[f"minor_card.{c}.base"]])): c
              for c in s.minor_display if c is not None and p.items[s.profile[f"minor_card.{c}.base"]]}
     if not cards:
         return
-    card = cards[g.pick(eff, seat, f"{p.name} builds which Minor Construction?", list(cards))]
+    card = cards[g.pick(eff, seat, Msg("{player} builds which Minor Construction?", player=p.name), list(cards))]
     base = str(s.profile[f"minor_card.{card}.base"])
     sets = material_sets(p, (base,), MATERIALS, 2, g.event() == 4)
-    used = sets[g.pick(eff, seat, f"{p.name} puts which Materials on the Minor Construction Scaffold?", list(sets))]
-    where = g.pick(eff, seat, f"{p.name} places the Card on which end of the row?", ["left end", "right end"])
+    used = sets[g.pick(eff, seat, Msg("{player} puts which Materials on the Minor Construction Scaffold?",
+                                  player=p.name), list(sets))]
+    where = g.pick(eff, seat, Msg("{player} places the Card on which end of the row?", player=p.name),
+                   [Said(Msg("left end")), Said(Msg("right end"))])
     use_materials(g, p, used, "constructions")
     wood_bonus(g, p, used)
     s.minor_display[s.minor_display.index(card)] = None
@@ -239,9 +247,9 @@ def h_balance(g: Game, eff: Effect) -> None:
     """Architectural Balance Bonus by the Ceramic Artwork's colour (L665-679)."""
     seat, colour = eff["p"], eff["colour"]
     p = g.s.players[seat]
-    prompt = f"{p.name}'s Architectural Balance ({ARTWORK_WORDS[colour]}):"
+    prompt = Msg("{player}'s Architectural Balance ({artwork}):", player=p.name, artwork=ARTWORK_SAY[colour])
     if colour == "coins":
-        options = {f"{d} Dinars and {4 - d} Parias": d for d in range(4, -1, -1)}
+        options = {Said(Msg("{n} Dinars and {m} Parias", n=d, m=4 - d)): d for d in range(4, -1, -1)}
         d = options[g.pick(eff, seat, prompt, list(options))]
         p.dinars += d
         gain_parias(g, p, 4 - d)
@@ -251,15 +259,15 @@ def h_balance(g: Game, eff: Effect) -> None:
         g.push({"k": "storehouse", "p": seat, "sq": None})
         return
     if colour == "trade":
-        first: dict[str, list[Effect]] = {"1 Raw Material and 1 Good": [{"k": "raw", "p": seat, "spot": None},
-                                                                           {"k": "good", "p": seat, "spot": None}]}
+        first: dict[str, list[Effect]] = {Said(Msg("1 Raw Material and 1 Good")): [
+            {"k": "raw", "p": seat, "spot": None}, {"k": "good", "p": seat, "spot": None}]}
         if rules.export_options(g, seat, rules.budget(p)):
-            first["an Export Action"] = [{"k": "export", "p": seat, "sq": None}]
+            first[Said(Msg("an Export Action"))] = [{"k": "export", "p": seat, "sq": None}]
     else:
-        first = {"1 Gypsum and 1 Glazed Ceramic": [{"k": "item", "p": seat, "kind": "gypsum"},
+        first = {Said(Msg("1 Gypsum and 1 Glazed Ceramic")): [{"k": "item", "p": seat, "kind": "gypsum"},
                                                    {"k": "item", "p": seat, "kind": "glazed"}]}
-        if rules.carve_options(g, seat, rules.budget(p)):
-            first["a Carve Poem Action"] = [{"k": "carve", "p": seat, "sq": None}]
+        if rules.carve_possible(g, seat, rules.budget(p)):
+            first[Said(Msg("a Carve Poem Action"))] = [{"k": "carve", "p": seat, "sq": None}]
     g.push(*first[g.pick(eff, seat, prompt, list(first))])
 
 
@@ -270,8 +278,9 @@ def h_favour(g: Game, eff: Effect) -> None:
     last = int(g.s.profile["favour.length"])
     reach = min(p.favour + 1, last)
     top = reach if reach < last else last - 1
-    options = [f"space {i}" for i in range(1, top + 1)]
-    choice = g.pick(eff, seat, f"{p.name} earns the Bonus of which Sultan's Favour space?", options) if options else ""
+    options: list[str] = [Said(Msg("space {n}", n=i)) for i in range(1, top + 1)]
+    choice = (g.pick(eff, seat, Msg("{player} earns the Bonus of which Sultan's Favour space?", player=p.name), options)
+              if options else "")
     p.favour = reach
     if reach == last:
         p.gain_pp(1, "favour")
@@ -285,7 +294,8 @@ def h_major_tile_bonus(g: Game, eff: Effect) -> None:
     """Red Minor Poem 4*: the Bonus of an available Major Construction Tile of the Era, no Tile (L1075-1077)."""
     s, seat = g.s, eff["p"]
     era = s.era()
-    tiles = {f"Era {era} Major Construction Tile {t}": t for t in s.major_tiles.get(era, [])}
+    tiles = {Said(Msg("Era {era} Major Construction Tile {n}", era=era, n=t)): t for t in s.major_tiles.get(era, [])}
     if tiles:
-        t = tiles[g.pick(eff, seat, f"{s.players[seat].name} earns the Bonus of which Tile?", list(tiles))]
+        t = tiles[g.pick(eff, seat, Msg("{player} earns the Bonus of which Tile?", player=s.players[seat].name),
+                         list(tiles))]
         g.push({"k": "gain", "p": seat, "icons": list(s.profile[f"major.{era}.{t}.bonus"]), "src": "poems"})

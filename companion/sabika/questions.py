@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import Msg
 from companion.sabika.components import (
-    ARTWORK_WORDS,
     ARTWORKS,
     BLUE_EFFECTS,
     BUILDING_TYPES,
@@ -27,11 +27,11 @@ from companion.sabika.components import (
     METRICS,
     NARRATOR_LAST,
     RING_ACTIONS,
-    RING_WORDS,
     RINGS,
     TWO_PLAYER_REMOVED,
     WISH_ELEMENTS,
 )
+from companion.sabika.say import ARTWORK_SAY, ELEMENT_SAY, RING_SAY, SIDE_SAY, SPOT_SAY, prompt_fields
 
 if TYPE_CHECKING:
     from companion.sabika.state import GameState
@@ -63,10 +63,10 @@ SHIPPED_PROFILE: dict[str, Any] = {key: value for key, (value, _) in SHIPPED.ite
 YES_NO = ["yes", "no"]
 
 
-def question(key: str, prompt: str, options: Sequence[Any], *, multi: bool = False,
+def question(key: str, prompt: Msg, options: Sequence[Any], *, multi: bool = False,
              count: int | None = None) -> dict[str, Any]:
-    """A question to the table (``player`` None: the table answers)."""
-    return {"kind": "question", "player": None, "key": key, "prompt": prompt, "options": list(options),
+    """A question to the table (``player`` None: the table answers); its prompt in English and as ``say``."""
+    return {"kind": "question", "player": None, "key": key, **prompt_fields(prompt), "options": list(options),
             "multi": multi, "count": count}
 
 
@@ -86,11 +86,12 @@ def side(players: int) -> str:
     return "small" if players <= 2 else "large"
 
 
-Spec = tuple[str, str, Sequence[Any], bool, "int | None"]
+Spec = tuple[str, Msg, Sequence[Any], bool, "int | None"]
 
 
-def _bonus(key: str, what: str) -> Spec:
-    return (key, f"Which icons does {what} show, left to right (one or more)?", ICON_OPTIONS, True, None)
+def _bonus(key: str, what: Msg) -> Spec:
+    return (key, Msg("Which icons does {what} show, left to right (one or more)?", what=what), ICON_OPTIONS, True,
+            None)
 
 
 def board_questions(s: GameState) -> Iterator[Spec]:
@@ -99,60 +100,64 @@ def board_questions(s: GameState) -> Iterator[Spec]:
     sd = side(n)
     for ring in RINGS:
         size_key = f"rondel.{sd}.{ring}.size"
-        yield (size_key, f"How many squares does the {RING_WORDS[ring]} have ({sd} board side)?",
-               list(range(3, 17)), False, None)
+        yield (size_key, Msg("How many squares does the {ring} have ({side} board side)?", ring=RING_SAY[ring],
+                             side=SIDE_SAY[sd]), list(range(3, 17)), False, None)
         if size_key not in prof:
             return
         for sq in range(1, int(prof[size_key]) + 1):
             yield (f"rondel.{sd}.{ring}.{sq}.action",
-                   f"Which Main Action is on square {sq} of the {RING_WORDS[ring]} (clockwise from the Storehouse "
-                   f"side, {sd} board side)?", list(RING_ACTIONS[ring]), False, None)
+                   Msg("Which Main Action is on square {n} of the {ring} (clockwise from the Storehouse side, "
+                       "{side} board side)?", n=sq, ring=RING_SAY[ring], side=SIDE_SAY[sd]),
+                   list(RING_ACTIONS[ring]), False, None)
             if n == 3:
                 yield (f"rondel.{sd}.{ring}.{sq}.four_only",
-                       f"Is square {sq} of the {RING_WORDS[ring]} marked for 4 players only (covered by a "
-                       f"Cancellation Tile in 3-player games)?", YES_NO, False, None)
+                       Msg("Is square {n} of the {ring} marked for 4 players only (covered by a Cancellation "
+                           "Tile in 3-player games)?", n=sq, ring=RING_SAY[ring]), YES_NO, False, None)
     for kind, (inner_ring, outer_ring) in (("raw", ("outer", "middle")), ("marble", ("middle", "inner"))):
         count_key = f"rondel.{sd}.{kind}_spots"
-        what = "Raw Material" if kind == "raw" else "Marble"
-        yield (count_key, f"How many {what} Secondary Action squares lie between the {RING_WORDS[inner_ring]} and "
-               f"the {RING_WORDS[outer_ring]}?", list(range(0, 9)), False, None)
+        what = SPOT_SAY[kind]
+        yield (count_key, Msg("How many {what} Secondary Action squares lie between the {first} and the {second}?",
+                              what=what, first=RING_SAY[inner_ring], second=RING_SAY[outer_ring]),
+               list(range(0, 9)), False, None)
         if count_key not in prof:
             return
         for k in range(1, int(prof[count_key]) + 1):
             for ring in (inner_ring, outer_ring):
                 size = int(prof[f"rondel.{sd}.{ring}.size"])
                 yield (f"rondel.{sd}.{kind}.{k}.{ring}",
-                       f"Which square of the {RING_WORDS[ring]} does {what} Secondary Action {k} connect to?",
-                       list(range(1, size + 1)), False, None)
+                       Msg("Which square of the {ring} does {what} Secondary Action {k} connect to?",
+                           ring=RING_SAY[ring], what=what, k=k), list(range(1, size + 1)), False, None)
     if n < 4:
         count_key = f"sultan.{n}p.count"
-        yield (count_key, f"How many Sultan's Workers are placed in a {n}-player game?", list(range(0, 5)), False, None)
+        yield (count_key, Msg("How many Sultan's Workers are placed in a {n}-player game?", n=n), list(range(0, 5)),
+               False, None)
         if count_key not in prof:
             return
         spots = [f"{ring} {sq}" for ring in RINGS for sq in range(1, int(prof[f"rondel.{sd}.{ring}.size"]) + 1)]
         for k in range(1, int(prof[count_key]) + 1):
-            yield (f"sultan.{n}p.{k}", f"On which square does Sultan's Worker {k} start ({n} players)?",
+            yield (f"sultan.{n}p.{k}", Msg("On which square does Sultan's Worker {k} start ({n} players)?", k=k, n=n),
                    spots, False, None)
-    yield ("bag.tokens_per_type", "How many Raw Material/Goods tokens of each type are in the bag?",
+    yield ("bag.tokens_per_type", Msg("How many Raw Material/Goods tokens of each type are in the bag?"),
            list(range(3, 16)), False, None)
     for space in range(2, 6):
-        yield (f"tribute.{space}", f"How many Parias are shown under space {space} of the Round Track?",
+        yield (f"tribute.{space}", Msg("How many Parias are shown under space {n} of the Round Track?", n=space),
                list(range(0, 9)), False, None)
     for pos in range(1, n + 1):
-        yield (f"start_dinars.{pos}", f"How many starting Dinars does the player in turn position {pos} get?",
+        yield (f"start_dinars.{pos}", Msg("How many starting Dinars does the player in turn position {n} get?", n=pos),
                list(range(0, 11)), False, None)
-    yield ("favour.length", "How many spaces does the Sultan's Favour Track have after the Lion Fountain start?",
+    yield ("favour.length", Msg("How many spaces does the Sultan's Favour Track have after the Lion Fountain start?"),
            list(range(2, 11)), False, None)
     if "favour.length" not in prof:
         return
     for space in range(1, int(prof["favour.length"])):
-        yield _bonus(f"favour.{space}.bonus", f"space {space} of the Sultan's Favour Track")
+        yield _bonus(f"favour.{space}.bonus", Msg("space {n} of the Sultan's Favour Track", n=space))
     if s.events:
-        yield ("events.change_spaces", "Above which 2 Round Track spaces is the Event icon (advanced mode)?",
+        yield ("events.change_spaces", Msg("Above which 2 Round Track spaces is the Event icon (advanced mode)?"),
                list(range(2, 7)), True, 2)
     if n == 2:
-        yield ("major.II.two_player_removed", "Which Era II Major Construction Tiles are marked as removed in "
-               "2-player games?", list(range(1, MAJOR_TILES["II"] + 1)), True, TWO_PLAYER_REMOVED)
+        yield ("major.II.two_player_removed", Msg("Which Era II Major Construction Tiles are marked as removed in "
+                                                  "2-player games?"),
+               list(range(1, MAJOR_TILES["II"] + 1)), True, TWO_PLAYER_REMOVED)
 
 
 def component_groups(s: GameState) -> Iterator[tuple[str, Callable[[], Iterator[Spec]]]]:
@@ -163,7 +168,8 @@ def component_groups(s: GameState) -> Iterator[tuple[str, Callable[[], Iterator[
     prof = s.profile
     for tile in list(s.wish_track.values()) + s.wish_tower:
         yield f"wish.{tile}", partial(wish_tile, prof, tile)
-    yield f"trade.{s.trade_card}", partial(scoring_card, prof, f"trade.{s.trade_card}", f"Trade Card {s.trade_card}")
+    yield f"trade.{s.trade_card}", partial(scoring_card, prof, f"trade.{s.trade_card}",
+                                           Msg("Trade Card {n}", n=s.trade_card))
     for t in s.city_tiles:
         yield f"city_tile.{t}", partial(city_tile, t)
     yield "map", partial(routes, prof)
@@ -179,7 +185,7 @@ def component_groups(s: GameState) -> Iterator[tuple[str, Callable[[], Iterator[
             yield f"minor_card.{c}", partial(minor_card, c)
     for poem in s.major_poems:
         if poem is not None:
-            yield f"major_poem.{poem}", partial(scoring_card, prof, f"major_poem.{poem}", f"Major Poem {poem}")
+            yield f"major_poem.{poem}", partial(scoring_card, prof, f"major_poem.{poem}", Msg("Major Poem {n}", n=poem))
     for m in s.poem_display:
         if m is not None:
             yield f"minor_poem.{m}", partial(minor_poem, prof, m)
@@ -193,18 +199,18 @@ def component_groups(s: GameState) -> Iterator[tuple[str, Callable[[], Iterator[
 def wish_tile(prof: dict[str, Any], tile: str) -> Iterator[Spec]:
     """A Sultan's Wishes tile: its elements and the PP each earns (L914-919, L945-963)."""
     key = f"wish.{tile}.elements"
-    yield (key, f"Which elements does Sultan's Wishes tile {tile} show?", WISH_ELEMENTS, True, None)
+    yield (key, Msg("Which elements does Sultan's Wishes tile {tile} show?", tile=tile), WISH_ELEMENTS, True, None)
     for element in prof.get(key, []):
-        yield (f"wish.{tile}.{element}.points", f"How many PP does Sultan's Wishes tile {tile} give per "
-               f"{element.replace('_', ' ')}?", range(1, 7), False, None)
+        yield (f"wish.{tile}.{element}.points", Msg("How many PP does Sultan's Wishes tile {tile} give per {element}?",
+                                                    tile=tile, element=ELEMENT_SAY[element]), range(1, 7), False, None)
 
 
 def city_tile(t: int) -> Iterator[Spec]:
     """A City Tile: colour, Good in demand, City Bonus, consolidation Bonus (L699-710)."""
-    yield (f"city_tile.{t}.colour", f"Is City Tile {t} blue or red?", ("blue", "red"), False, None)
-    yield (f"city_tile.{t}.demand", f"Which Good is in demand on City Tile {t}?", GOODS, False, None)
-    yield _bonus(f"city_tile.{t}.bonus", f"the City Bonus of City Tile {t}")
-    yield _bonus(f"city_tile.{t}.consolidate", f"the consolidation Bonus (income or action) of City Tile {t}")
+    yield (f"city_tile.{t}.colour", Msg("Is City Tile {n} blue or red?", n=t), ("blue", "red"), False, None)
+    yield (f"city_tile.{t}.demand", Msg("Which Good is in demand on City Tile {n}?", n=t), GOODS, False, None)
+    yield _bonus(f"city_tile.{t}.bonus", Msg("the City Bonus of City Tile {n}", n=t))
+    yield _bonus(f"city_tile.{t}.consolidate", Msg("the consolidation Bonus (income or action) of City Tile {n}", n=t))
 
 
 ROUTE_PAIRS = tuple(f"{a}-{b}" for a in range(CITIES + 1) for b in range(a + 1, CITIES + 1))
@@ -212,65 +218,75 @@ ROUTE_PAIRS = tuple(f"{a}-{b}" for a in range(CITIES + 1) for b in range(a + 1, 
 
 def routes(prof: dict[str, Any]) -> Iterator[Spec]:
     """The Map's trade routes and their Dinar costs (L719-721)."""
-    yield ("map.routes", "Which pairs of places are joined by a trade route (0 = Kingdom of Granada, 1-9 = the "
-           "Cities)?", ROUTE_PAIRS, True, None)
+    yield ("map.routes", Msg("Which pairs of places are joined by a trade route (0 = Kingdom of Granada, 1-9 = the "
+                             "Cities)?"), ROUTE_PAIRS, True, None)
     for route in prof.get("map.routes", []):
-        yield (f"map.route.{route}.cost", f"How many Dinars does the route {route} cost?", range(0, 6), False, None)
+        yield (f"map.route.{route}.cost", Msg("How many Dinars does the route {route} cost?", route=route), range(0, 6),
+               False, None)
 
 
 def major_tile(era: str, t: int) -> Iterator[Spec]:
     """A Major Construction Tile: its building and its Construction Bonus (L630-642)."""
-    yield (f"major.{era}.{t}.type", f"Which building does Era {era} Major Construction Tile {t} show?",
+    yield (f"major.{era}.{t}.type",
+           Msg("Which building does Era {era} Major Construction Tile {n} show?", era=era, n=t),
            BUILDING_TYPES["major"], False, None)
-    yield _bonus(f"major.{era}.{t}.bonus", f"the Construction Bonus of Era {era} Major Construction Tile {t}")
+    yield _bonus(f"major.{era}.{t}.bonus", Msg("the Construction Bonus of Era {era} Major Construction Tile {n}",
+                                               era=era, n=t))
 
 
 def balance_card(b: int) -> Iterator[Spec]:
     """An Architectural Balance Card: the Ceramic Artwork half on its left (the right is wild, L689-691)."""
-    yield (f"balance.{b}.left", f"Which Ceramic Artwork half is on the left of Architectural Balance Card {b} "
-           f"(named by its bonus)?", ARTWORKS, False, None)
+    yield (f"balance.{b}.left", Msg("Which Ceramic Artwork half is on the left of Architectural Balance Card {n} "
+                                    "(named by its bonus)?", n=b), ARTWORKS, False, None)
 
 
 def start_tile(t: int) -> Iterator[Spec]:
     """A Starting Tile's Resources and Bonuses (L154-158)."""
-    yield _bonus(f"start_tile.{t}.bonus", f"Starting Tile {t} (Resources and Bonuses)")
+    yield _bonus(f"start_tile.{t}.bonus", Msg("Starting Tile {n} (Resources and Bonuses)", n=t))
 
 
 def storehouse_tile(t: int) -> Iterator[Spec]:
     """A Storehouse Tile: its Store Boxes and its Bonus."""
-    yield (f"storehouse.{t}.boxes", f"How many Store Boxes does Storehouse Tile {t} show?", [1, 2, 3], False, None)
-    yield _bonus(f"storehouse.{t}.bonus", f"the top of Storehouse Tile {t}")
+    yield (f"storehouse.{t}.boxes", Msg("How many Store Boxes does Storehouse Tile {n} show?", n=t), [1, 2, 3], False,
+           None)
+    yield _bonus(f"storehouse.{t}.bonus", Msg("the top of Storehouse Tile {n}", n=t))
 
 
 def minor_card(c: int) -> Iterator[Spec]:
     """A Minor Construction Card: base Material, building type and its two Ceramic Artwork halves."""
-    yield (f"minor_card.{c}.base", f"Which base Material does Minor Construction Card {c} need?",
+    yield (f"minor_card.{c}.base", Msg("Which base Material does Minor Construction Card {n} need?", n=c),
            ["gypsum", "wood", "marble"], False, None)
-    yield (f"minor_card.{c}.type", f"Which building does Minor Construction Card {c} show?",
+    yield (f"minor_card.{c}.type", Msg("Which building does Minor Construction Card {n} show?", n=c),
            list(BUILDING_TYPES["minor"]), False, None)
+    legend = [Msg("{key} = {words}", key=a, words=w) for a, w in ARTWORK_SAY.items()]
     for half in ("left", "right"):
-        yield (f"minor_card.{c}.{half}", f"Which Ceramic Artwork half is on the {half} of Minor Construction Card "
-               f"{c} ({', '.join(f'{a} = {w}' for a, w in ARTWORK_WORDS.items())})?", list(ARTWORKS), False, None)
+        text = (Msg("Which Ceramic Artwork half is on the left of Minor Construction Card {n} ({legend})?", n=c,
+                    legend=legend) if half == "left" else
+                Msg("Which Ceramic Artwork half is on the right of Minor Construction Card {n} ({legend})?", n=c,
+                    legend=legend))
+        yield (f"minor_card.{c}.{half}", text, list(ARTWORKS), False, None)
 
 
 def minor_poem(prof: dict[str, Any], m: int) -> Iterator[Spec]:
     """A Minor Poem: its blue (permanent) and red (immediate) sides."""
-    yield (f"minor_poem.{m}.blue", f"What does the blue side of Minor Poem {m} do?", list(BLUE_EFFECTS), False, None)
+    yield (f"minor_poem.{m}.blue", Msg("What does the blue side of Minor Poem {n} do?", n=m), list(BLUE_EFFECTS),
+           False, None)
     if prof.get(f"minor_poem.{m}.blue") == "quarry_extra":
-        yield (f"minor_poem.{m}.quarry_materials", f"Which Materials does Minor Poem {m} list?",
+        yield (f"minor_poem.{m}.quarry_materials", Msg("Which Materials does Minor Poem {n} list?", n=m),
                ["gypsum", "wood", "marble", "glazed"], True, None)
-    yield _bonus(f"minor_poem.{m}.red", f"the red side of Minor Poem {m}")
+    yield _bonus(f"minor_poem.{m}.red", Msg("the red side of Minor Poem {n}", n=m))
 
 
-def scoring_card(prof: dict[str, Any], prefix: str, what: str) -> Iterator[Spec]:
+def scoring_card(prof: dict[str, Any], prefix: str, what: Msg) -> Iterator[Spec]:
     """A Major Poem or Trade Card: what it counts and how it scores."""
-    yield (f"{prefix}.metric", f"What does {what} count?", list(METRICS), False, None)
-    yield (f"{prefix}.mode", f"Does {what} score a majority (14/9/6 PP) or PP per item counted?",
+    yield (f"{prefix}.metric", Msg("What does {what} count?", what=what), list(METRICS), False, None)
+    yield (f"{prefix}.mode", Msg("Does {what} score a majority (14/9/6 PP) or PP per item counted?", what=what),
            ["majority", "per"], False, None)
     if prof.get(f"{prefix}.mode") == "per":
-        yield (f"{prefix}.points", f"How many PP does {what} give per item counted?", list(range(1, 6)), False, None)
-        yield (f"{prefix}.max", f"What is the most PP {what} can give (0 = no maximum)?", [0, *range(4, 31)],
+        yield (f"{prefix}.points", Msg("How many PP does {what} give per item counted?", what=what), list(range(1, 6)),
                False, None)
+        yield (f"{prefix}.max", Msg("What is the most PP {what} can give (0 = no maximum)?", what=what),
+               [0, *range(4, 31)], False, None)
 
 
 def component_specs(s: GameState, known: set[str]) -> Iterator[Spec]:

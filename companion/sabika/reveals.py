@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.sabika.components import RAWS, WORDS
+from companion.i18n import Msg
+from companion.sabika.components import RAWS
 from companion.sabika.handlers import Effect, handler
+from companion.sabika.say import ITEM_SAY, Said
 
 if TYPE_CHECKING:
     from companion.sabika.game import Game
@@ -21,7 +23,7 @@ CARD_NUMBERS = range(1, 100)
 """Table draws: card numbers offered (the text gives no deck sizes for Minor Cards and Poems)."""
 STORE_TILES = range(1, 25)
 """24 Storehouse Tiles (L94)."""
-EMPTY = "none: the pile is empty"
+EMPTY = Said(Msg("none: the pile is empty"))
 
 
 def reveal(what: str, slot: int, sub: int = 0) -> Effect:
@@ -60,8 +62,8 @@ def _raw(g: Game, eff: Effect, table: bool) -> str | None:
     if not left:
         return None
     if table:
-        names = {WORDS[raw]: raw for raw in left}
-        raw = names[g.draw(eff, "draw.raw", "Which Raw Material was drawn from the bag?", list(names))]
+        names = {Said(ITEM_SAY[raw]): raw for raw in left}
+        raw = names[g.draw(eff, "draw.raw", Msg("Which Raw Material was drawn from the bag?"), list(names))]
     else:
         raw = g.rng().choice([r for r in RAWS for _ in range(s.bag[r])])
     s.bag[raw] -= 1
@@ -79,7 +81,7 @@ def _minor(g: Game, eff: Effect, table: bool) -> int | None:
     if table:
         seen = _seen_cards(g)
         options: list[Any] = [c for c in CARD_NUMBERS if c not in seen] + [EMPTY]
-        card = g.draw(eff, "draw.minor_card", "Which Minor Construction Card was turned up?", options)
+        card = g.draw(eff, "draw.minor_card", Msg("Which Minor Construction Card was turned up?"), options)
         if card == EMPTY:
             return None
         if card in s.minor_discard:
@@ -99,7 +101,7 @@ def _poem(g: Game, eff: Effect, table: bool) -> int | None:
         seen = {m for m in s.poem_display if m is not None}
         seen |= {m for p in s.players for m in p.blue_poems + p.red_poems}
         options: list[Any] = [m for m in CARD_NUMBERS if m not in seen] + [EMPTY]
-        poem = g.draw(eff, "draw.minor_poem", "Which Minor Poem was turned up?", options)
+        poem = g.draw(eff, "draw.minor_poem", Msg("Which Minor Poem was turned up?"), options)
         return None if poem == EMPTY else int(poem)
     return s.poem_deck.pop(0) if s.poem_deck else None
 
@@ -113,7 +115,7 @@ def _store(g: Game, eff: Effect, table: bool) -> int | None:
     if table:
         seen = {t for pair in s.store_display for t in pair if t is not None}
         seen |= {t for p in s.players for tiles in p.storehouses for t in tiles}
-        tile = g.draw(eff, "draw.storehouse", "Which Storehouse Tile was turned up?",
+        tile = g.draw(eff, "draw.storehouse", Msg("Which Storehouse Tile was turned up?"),
                       [t for t in STORE_TILES if t not in seen])
         pile.pop(0)
         return int(tile)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.i18n import Msg
 from companion.sabika import rules, scoring, solo, yusuf
 from companion.sabika.handlers import (
     Effect,
@@ -11,6 +12,7 @@ from companion.sabika.handlers import (
     city_tile,
     handler,
 )
+from companion.sabika.say import Said
 
 if TYPE_CHECKING:
     from companion.sabika.game import Game
@@ -90,10 +92,13 @@ def h_tribute(g: Game, eff: Effect) -> None:
         for seals in range(0, min(n - track, p.seals) + 1):
             for dinar_pairs in range(0, min(n - track - seals, p.dinars // 2) + 1):
                 pp = n - track - seals - dinar_pairs
-                parts = [f"{count} {what}" for count, what in ((track, "on the Paria Track"), (seals, "Seals"),
-                                                                (2 * dinar_pairs, "Dinars"), (pp, "PP")) if count]
-                options[", ".join(parts)] = (track, seals, dinar_pairs, pp)
-    track, seals, dinar_pairs, pp = options[g.pick(eff, seat, f"{p.name} pays {n} Parias how?", list(options))]
+                parts = [Msg("{n} on the Paria Track", n=track)] if track else []
+                parts += [Msg("{n} Seals", n=seals)] if seals else []
+                parts += [Msg("{n} Dinars", n=2 * dinar_pairs)] if dinar_pairs else []
+                parts += [Msg("{n} PP", n=pp)] if pp else []
+                options[Said(Msg("{parts}", parts=parts))] = (track, seals, dinar_pairs, pp)
+    prompt = Msg("{player} pays {n} Parias how?", player=p.name, n=n)
+    track, seals, dinar_pairs, pp = options[g.pick(eff, seat, prompt, list(options))]
     p.parias -= track
     if track:
         g.s.stamp += 1
@@ -132,8 +137,8 @@ def h_start_choice(g: Game, eff: Effect) -> None:
     if solo.is_yusuf(s, eff["p"]):  # Yusuf leading starts himself (L1462-1464)
         chosen = solo.YUSUF
     else:
-        chosen = names.index(g.pick(eff, eff["p"], f"{leader.name} leads on the Paria Track: who starts next round?",
-                                    names))
+        prompt = Msg("{player} leads on the Paria Track: who starts next round?", player=leader.name)
+        chosen = names.index(g.pick(eff, eff["p"], prompt, names))
     s.start_player = chosen
     starter = s.players[chosen]
     starter.gain_pp(2 * blue(g, starter, "income_start"), "poems")  # Minor Poem 1* (L1071-1072)

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import Msg
 from companion.sabika import solo
 from companion.sabika.components import (
-    ACTION_WORDS,
     CITIES,
     MINOR_POEM_DISPLAY,
     RAWS,
-    RING_WORDS,
     WORKER_RING,
-    WORKER_WORDS,
 )
 from companion.sabika.rondel import Spot, move_cost, secondary_cost
 from companion.sabika.routes import export_costs
+from companion.sabika.say import ACTION_SAY, COLOUR_SAY, RING_SAY, WORKER_SAY, Said
 
 if TYPE_CHECKING:
     from companion.sabika.game import Game
@@ -46,32 +45,35 @@ def occupancy(g: Game, seat: int) -> dict[tuple[str, int], int]:
     return out
 
 
-def work_problem(g: Game, seat: int, worker: str, square: int) -> str | None:
+def work_problem(g: Game, seat: int, worker: str, square: int) -> Msg | None:
     """Why ``seat`` may not work ``worker`` on ``square`` (None: the move is legal; ``legal_squares`` agrees)."""
     p = g.s.players[seat]
     ring = WORKER_RING[worker]
-    who = f"{p.name}'s {WORKER_WORDS[worker]}"
+    who = Msg("{player}'s {worker}", player=p.name, worker=WORKER_SAY[worker])
     layout = g.layout
     if square not in layout.squares[ring]:
-        return f"Rondel squares (L457-462): the {RING_WORDS[ring]} has no usable square {square} for {who}"
+        return Msg("Rondel squares (L457-462): the {ring} has no usable square {n} for {who}", ring=RING_SAY[ring],
+                   n=square, who=who)
     at = p.workers[worker].at
     if at == square:
-        return f"movement (L457-458): {who} must move clockwise to another square, not stay on square {square}"
+        return Msg("movement (L457-458): {who} must move clockwise to another square, not stay on square {n}", who=who,
+                   n=square)
     if ring == "outer":
         partner = "builder2" if worker == "builder1" else "builder1"
         if p.workers[partner].at == square:
-            return f"Master Builders (L459-461): {p.name}'s 2 Master Builders can never occupy the same square {square}"
+            return Msg("Master Builders (L459-461): {player}'s 2 Master Builders can never occupy the same square {n}",
+                       player=p.name, n=square)
     cost = move_cost(layout.steps(ring, at, square), occupancy(g, seat).get((ring, square), 0), g.event())
     if cost > budget(p):
-        return (f"movement costs (L464-473): {who} needs {cost} Dinars to reach square {square}, "
-                f"{p.name} has {budget(p)}")
+        return Msg("movement costs (L464-473): {who} needs {cost} Dinars to reach square {n}, {player} has {money}",
+                   who=who, cost=cost, n=square, player=p.name, money=budget(p))
     left = budget(p) - cost
     if main_possible(g, seat, layout.action[ring][square], left, square):
         return None
     if any(secondary_possible(g, seat, spot, ring, left) for spot in layout.spots_at(ring, square)):
         return None
-    return (f"at least one action (L480-481): {p.name} could carry out neither the "
-            f"{ACTION_WORDS[layout.action[ring][square]]} Action nor a Secondary Action on square {square}")
+    return Msg("at least one action (L480-481): {player} could carry out neither the {action} Action nor a Secondary "
+               "Action on square {n}", player=p.name, action=ACTION_SAY[layout.action[ring][square]], n=square)
 
 
 def legal_squares(g: Game, seat: int, worker: str,
@@ -131,7 +133,7 @@ def main_possible(g: Game, seat: int, action: str, left: int, square: int | None
     if action in ("minor_quarry", "major_quarry", "market", "artisanal"):
         return True
     if action == "storehouse":
-        return bool(expand_options(g, seat, square)) or bool(activate_options(g, seat))
+        return storehouse_possible(g, seat, square)
     if action == "construction":
         return major_possible(g, seat) or minor_possible(g, seat)
     if action == "major_construction":
@@ -145,7 +147,7 @@ def main_possible(g: Game, seat: int, action: str, left: int, square: int | None
     if action == "produce":
         return bool(p.ships) or bool(p.raws)
     if action == "carve":
-        return bool(carve_options(g, seat, left))
+        return carve_possible(g, seat, left)
     if action == "reactivate":
         return bool(p.red_poems)
     raise AssertionError(f"unknown action {action}")
@@ -160,17 +162,27 @@ def secondary_possible(g: Game, seat: int, spot: Spot, ring: str, left: int) -> 
     return g.s.raw_spots[spot.k - 1] is not None or bool(g.s.players[seat].raws)
 
 
+def storehouse_possible(g: Game, seat: int, square: int | None) -> bool:
+    """Whether ``expand_options`` or ``activate_options`` offers anything (without wording the options)."""
+    p = g.s.players[seat]
+    if any(p.storehouses):
+        return True
+    return any(len(p.storehouses[k]) < 2 for k in range(4)) and any(
+        t is not None for i in storehouse_side(g, square) for t in g.s.store_display[i])
+
+
 def expand_options(g: Game, seat: int, square: int | None) -> list[str]:
     """Storehouse expansions: ``"Storehouse Tile T on Storehouse K"`` (at most 2 per Storehouse, L520-529)."""
     p = g.s.players[seat]
     tiles = [t for i in storehouse_side(g, square) for t in g.s.store_display[i] if t is not None]
-    return [f"Storehouse Tile {t} on Storehouse {k + 1}" for t in tiles for k in range(4) if len(p.storehouses[k]) < 2]
+    return [Said(Msg("Storehouse Tile {n} on Storehouse {k}", n=t, k=k + 1)) for t in tiles for k in range(4)
+            if len(p.storehouses[k]) < 2]
 
 
 def activate_options(g: Game, seat: int) -> list[str]:
     """Visible Storehouse Tiles whose Bonus can be earned (not the Starting ones, L533-541)."""
     p = g.s.players[seat]
-    return [f"activate Storehouse {k + 1}" for k in range(4) if p.storehouses[k]]
+    return [Said(Msg("activate Storehouse {k}", k=k + 1)) for k in range(4) if p.storehouses[k]]
 
 
 def major_possible(g: Game, seat: int) -> bool:
@@ -207,18 +219,31 @@ def poem_cost(p: PlayerState, colour: str, event: int = 0) -> int:
     return max(0, cost + {2: -1, 6: 1}.get(event, 0))
 
 
+def carve_possible(g: Game, seat: int, left: int) -> bool:
+    """Whether ``carve_options`` offers anything (without wording the options)."""
+    p = g.s.players[seat]
+    if not any(p.items[m] for m in ("gypsum", "wood", "marble")):
+        return False
+    event = g.event()
+    if any(m is not None for m in g.s.poem_display) and min(poem_cost(p, "blue", event),
+                                                            poem_cost(p, "red", event)) <= left:
+        return True
+    return (len(p.grey_poems) < 2 and poem_cost(p, "grey", event) <= left
+            and any(poem is not None for poem in g.s.major_poems))
+
+
 def carve_options(g: Game, seat: int, left: int) -> list[str]:
     """Poems ``seat`` can carve now: ``"blue Minor Poem 7"``, ``"grey Major Poem C3"`` (needs a base Material)."""
     p = g.s.players[seat]
     if not any(p.items[m] for m in ("gypsum", "wood", "marble")):
         return []
-    out = []
+    out: list[str] = []
     for m in g.s.poem_display:
         if m is not None:
-            out += [f"{colour} Minor Poem {m}" for colour in ("blue", "red")
+            out += [Said(Msg("{colour} Minor Poem {n}", colour=COLOUR_SAY[colour], n=m)) for colour in ("blue", "red")
                     if poem_cost(p, colour, g.event()) <= left]
     if len(p.grey_poems) < 2 and poem_cost(p, "grey", g.event()) <= left:
-        out += [f"grey Major Poem {poem}" for poem in g.s.major_poems if poem is not None]
+        out += [Said(Msg("grey Major Poem {n}", n=poem)) for poem in g.s.major_poems if poem is not None]
     return out
 
 

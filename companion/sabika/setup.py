@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import Msg
 from companion.sabika.components import (
     CITIES,
     EVENTS,
@@ -62,29 +63,30 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     names = tuple(options.players)
     solo = options.solo
     if solo and len(names) != 1:
-        raise SetupError(f"the solo mode (L1187-1191) takes 1 player against Yusuf, not {len(names)}")
+        raise SetupError(Msg("the solo mode (L1187-1191) takes 1 player against Yusuf, not {n}", n=len(names)))
     if solo and names[0] == NAME:
-        raise SetupError(f"solo mode (L1187-1191): the automa is called {NAME}; give the player another name")
+        raise SetupError(Msg("solo mode (L1187-1191): the automa is called {name}; give the player another name",
+                             name=NAME))
     if solo and options.yusuf_pp not in (5, 10):
-        raise SetupError(f"solo mode (L1486-1487): Yusuf starts on 5 or 10 PP, not {options.yusuf_pp}")
+        raise SetupError(Msg("solo mode (L1486-1487): Yusuf starts on 5 or 10 PP, not {pp}", pp=options.yusuf_pp))
     if solo:
         names = (names[0], NAME)
     if not 2 <= len(names) <= 4:
-        raise SetupError(f"Sabika is set up for 2 to 4 players, not {len(names)} (1 player: the solo mode, "
-                         f"solo=True)")
+        raise SetupError(Msg("Sabika is set up for 2 to 4 players, not {n} (1 player: the solo mode, solo=True)",
+                             n=len(names)))
     if len(set(names)) != len(names) or not all(isinstance(n, str) and n.strip() for n in names):
-        raise SetupError("player names must be distinct and not empty")
+        raise SetupError(Msg("player names must be distinct and not empty"))
     keys = (TABLE_KEYS if options.table_draws else DRAW_KEYS) + (("yusuf_decks",) if solo and not options.table_draws
                                                                   else ())
     unknown = set(options.draws) - set(keys)
     if unknown:
-        raise SetupError(f"unknown setup draw(s): {', '.join(sorted(unknown))}")
+        raise SetupError(Msg("unknown setup draw(s): {draws}", draws=", ".join(sorted(unknown))))
     rng = random.Random(options.seed)
     n = len(names)
     if options.table_draws:
         missing = [key for key in TABLE_KEYS if key not in options.draws]
         if missing:
-            raise SetupError(f"table draws: enter the setup draw(s) {', '.join(missing)}")
+            raise SetupError(Msg("table draws: enter the setup draw(s) {draws}", draws=", ".join(missing)))
         draws = dict(options.draws)
         _check_table(draws, n, 1 if solo else n)
     else:
@@ -102,7 +104,7 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     if options.advanced and not events:
         events = rng.sample(list(EVENTS), 3)
     if events and (len(events) != 3 or len(set(events)) != 3 or not all(e in EVENTS for e in events)):
-        raise SetupError("advanced mode needs 3 different Event Tiles numbered 1-14")
+        raise SetupError(Msg("advanced mode needs 3 different Event Tiles numbered 1-14"))
     out = {"game": "sabika", "players": list(names), "seed": options.seed, "draws": draws, "events": events,
            "table_draws": options.table_draws, "profile": {**SHIPPED_PROFILE, **options.profile}}
     if solo:
@@ -113,12 +115,13 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
 def _check_solo(draws: dict[str, Any]) -> None:
     """Solo draws: no Major Poem F1 (L1195-1196); Yusuf's 3 Worker Decks (seeded games)."""
     if F1 in draws["major_poems"]:
-        raise SetupError("solo mode (L1195-1196): Major Poem F1 is removed from the game")
+        raise SetupError(Msg("solo mode (L1195-1196): Major Poem F1 is removed from the game"))
     decks = draws.get("yusuf_decks")
     if decks is None:
         return
     if not isinstance(decks, dict) or sorted(decks) != sorted(DECK_RING):
-        raise SetupError(f"setup draw yusuf_decks must name Yusuf's 3 Worker Decks: {', '.join(DECK_RING)}")
+        raise SetupError(Msg("setup draw yusuf_decks must name Yusuf's 3 Worker Decks: {decks}",
+                             decks=", ".join(DECK_RING)))
     for deck, cards in decks.items():
         numbers(cards, len(cards) if isinstance(cards, list) and cards else -1, f"yusuf_decks.{deck}")
 
@@ -155,7 +158,7 @@ def numbers(value: Any, count: int, what: str) -> None:
     if (not isinstance(value, list) or len(value) != count
             or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)
             or len(set(value)) != count):
-        raise SetupError(f"setup draw {what} must be {count} distinct positive numbers")
+        raise SetupError(Msg("setup draw {what} must be {count} distinct positive numbers", what=what, count=count))
 
 
 def _check_table(draws: dict[str, Any], n: int, humans: int) -> None:
@@ -164,7 +167,7 @@ def _check_table(draws: dict[str, Any], n: int, humans: int) -> None:
     numbers(draws["poem_display"], MINOR_POEM_DISPLAY[n], "poem_display")
     pairs = draws["store_display"]
     if not isinstance(pairs, list) or len(pairs) != 2 or not all(isinstance(p, list) and len(p) == 2 for p in pairs):
-        raise SetupError("setup draw store_display must be 2 pairs of Storehouse Tiles (left and right)")
+        raise SetupError(Msg("setup draw store_display must be 2 pairs of Storehouse Tiles (left and right)"))
     numbers(pairs[0] + pairs[1], 4, "store_display")
     _check({**draws, "store_piles": [[1], [2]], "minor_deck": [1, 2, 3, 4],
             "poem_deck": list(range(1, MINOR_POEM_DISPLAY[n] + 1))}, n, humans)
@@ -176,29 +179,31 @@ def _check(draws: dict[str, Any], n: int, humans: int) -> None:
 
     wishes = draws["wish_tiles"]
     if not isinstance(wishes, list) or sorted(str(w)[:1] for w in wishes) != ["A", "B", "C"]:
-        raise SetupError("setup draw wish_tiles must be 3 Sultan's Wishes tiles, one each of A, B and C (e.g. 'B2')")
+        raise SetupError(Msg("setup draw wish_tiles must be 3 Sultan's Wishes tiles, one each of A, B and C "
+                             "(e.g. 'B2')"))
     poems = draws["major_poems"]
     if (not isinstance(poems, list) or len(poems) != 2 * n or len({str(p)[:1] for p in poems}) != 2 * n
             or not all(isinstance(p, str) and p[:1] in POEM_LETTERS and p[1:].isdigit() for p in poems)):
-        raise SetupError(f"setup draw major_poems must be {2 * n} Major Poems with different letters (e.g. 'C3')")
+        raise SetupError(Msg("setup draw major_poems must be {n} Major Poems with different letters (e.g. 'C3')",
+                             n=2 * n))
     numbers(draws["city_tiles"], CITIES, "city_tiles")
     if not isinstance(draws["trade_card"], int) or draws["trade_card"] < 1:
-        raise SetupError("setup draw trade_card must be a positive number")
+        raise SetupError(Msg("setup draw trade_card must be a positive number"))
     piles = draws["store_piles"]
     if not isinstance(piles, list) or len(piles) != 2:
-        raise SetupError("setup draw store_piles must be 2 piles of Storehouse Tiles")
+        raise SetupError(Msg("setup draw store_piles must be 2 piles of Storehouse Tiles"))
     numbers(piles[0] + piles[1], len(piles[0]) + len(piles[1]), "store_piles")
     numbers(draws["minor_deck"], len(draws["minor_deck"]), "minor_deck")
     if len(draws["minor_deck"]) < 4:
-        raise SetupError("setup draw minor_deck needs at least 4 Minor Construction Cards")
+        raise SetupError(Msg("setup draw minor_deck needs at least 4 Minor Construction Cards"))
     numbers(draws["poem_deck"], len(draws["poem_deck"]), "poem_deck")
     if len(draws["poem_deck"]) < MINOR_POEM_DISPLAY[n]:
-        raise SetupError(f"setup draw poem_deck needs at least {MINOR_POEM_DISPLAY[n]} Minor Poems")
+        raise SetupError(Msg("setup draw poem_deck needs at least {n} Minor Poems", n=MINOR_POEM_DISPLAY[n]))
     numbers(draws["balance_cards"], humans, "balance_cards")
     starts = draws["start_tiles"]
     if (not isinstance(starts, list) or len(starts) != humans
             or not all(isinstance(t, list) and len(t) == 2 for t in starts)):
-        raise SetupError("setup draw start_tiles must be 2 Starting Tiles per player")
+        raise SetupError(Msg("setup draw start_tiles must be 2 Starting Tiles per player"))
     numbers([t for pair in starts for t in pair], 2 * humans, "start_tiles")
 
 

@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from companion.i18n import Msg
 from companion.sabika import questions
 from companion.sabika.actions import Action, Answer, Choose
 from companion.sabika.components import MAJOR_TILES, MINOR_POEM_DISPLAY, POEM_LETTERS, POEM_NUMBERS, POOLS
@@ -92,9 +93,10 @@ def _every_component(profile: dict[str, Any]) -> Iterator[Iterator[Spec]]:
     """The questions of every numbered component in the seeded pools (``components.POOLS``)."""
     yield from (questions.wish_tile(profile, f"{letter}{n}") for letter in "ABC"
                 for n in range(1, POOLS["wish_per_letter"] + 1))
-    yield from (questions.scoring_card(profile, f"trade.{n}", f"Trade Card {n}")
+    yield from (questions.scoring_card(profile, f"trade.{n}", Msg("Trade Card {n}", n=n))
                 for n in range(1, POOLS["trade_card"] + 1))
-    yield from (questions.scoring_card(profile, f"major_poem.{letter}{n}", f"Major Poem {letter}{n}")
+    yield from (questions.scoring_card(profile, f"major_poem.{letter}{n}",
+                                                Msg("Major Poem {n}", n=f"{letter}{n}"))
                 for letter in POEM_LETTERS for n in range(1, POEM_NUMBERS + 1))
     yield from (questions.city_tile(n) for n in range(1, POOLS["city_tile"] + 1))
     yield questions.routes(profile)

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import Msg, word
 from companion.sabika import routes
-from companion.sabika.components import BUILDING_TYPES, CITIES, RING_WORDS, WORKER_RING, WORKERS
+from companion.sabika.components import BUILDING_TYPES, CITIES, WORKER_RING, WORKERS
 from companion.sabika.handlers import Effect, gain_parias, handler
 from companion.sabika.questions import YES_NO, question
 from companion.sabika.rules import storehouse_side
+from companion.sabika.say import RING_SAY, Said
 from companion.sabika.scoring import metric
 from companion.sabika.solo import HUMAN, YUSUF
 
@@ -31,6 +33,8 @@ DECKS: dict[str, str] = {"builder1": "builder", "builder2": "builder", "merchant
 """Worker -> Worker Deck (L1240-1242): the 2 Master Builders share one Deck."""
 DECK_RING = {"builder": "outer", "merchant": "middle", "poet": "inner"}
 DECK_WORDS = {"builder": "Master Builder", "merchant": "Merchant", "poet": "Poet"}
+DECK_SAY = {"builder": word("sabika", "Master Builder"), "merchant": word("sabika", "Merchant"),
+            "poet": word("sabika", "Poet")}
 DECK_ACTIONS: dict[str, tuple[str, ...]] = {
     "builder": ("major_construction", "minor_construction", "storehouse"),  # L1306-1348
     "merchant": ("export", "consolidate"),  # L1352-1394
@@ -53,17 +57,19 @@ def action_options(deck: str) -> list[str]:
     return ["none", *singles, *pairs]
 
 
-def card_specs(g: Game, deck: str, card: int) -> list[tuple[str, str, list[Any], bool]]:
+def card_specs(g: Game, deck: str, card: int) -> list[tuple[str, Msg, list[Any], bool]]:
     """The printed values of Yusuf's Card (key, prompt, options, multi)."""
     ring = DECK_RING[deck]
-    what = f"Yusuf's {DECK_WORDS[deck]} Card {card}"
+    what = Msg("Yusuf's {deck} Card {n}", deck=DECK_SAY[deck], n=card)
     key = f"yusuf.{deck}.{card}"
     return [
-        (f"{key}.square", f"{what}: which square of the {RING_WORDS[ring]} is shown at the top?",
-         list(g.layout.squares[ring]), False),
-        (f"{key}.discard", f"{what}: does it show the discard icon (Raw Material / Marble)?", YES_NO, False),
-        (f"{key}.actions", f"{what}: which action(s) in the middle, top to bottom?", action_options(deck), False),
-        (f"{key}.reward", f"{what}: what does Yusuf earn at the bottom?", list(REWARDS), True),
+        (f"{key}.square", Msg("{what}: which square of the {ring} is shown at the top?", what=what,
+                              ring=RING_SAY[ring]), list(g.layout.squares[ring]), False),
+        (f"{key}.discard", Msg("{what}: does it show the discard icon (Raw Material / Marble)?", what=what), YES_NO,
+         False),
+        (f"{key}.actions", Msg("{what}: which action(s) in the middle, top to bottom?", what=what),
+         action_options(deck), False),
+        (f"{key}.reward", Msg("{what}: what does Yusuf earn at the bottom?", what=what), list(REWARDS), True),
     ]
 
 
@@ -93,20 +99,20 @@ def trade_cities(g: Game) -> list[int]:
     if key not in g.s.profile:
         from companion.sabika.game import NeedInput
 
-        raise NeedInput(question(key, f"Solo mode: which Cities meet the scoring criteria of Trade Card "
-                                      f"{g.s.trade_card}?", list(range(1, CITIES + 1)), multi=True))
+        raise NeedInput(question(key, Msg("Solo mode: which Cities meet the scoring criteria of Trade Card {n}?",
+                                          n=g.s.trade_card), list(range(1, CITIES + 1)), multi=True))
     return sorted(int(c) for c in g.s.profile[key])
 
 
-def closest(g: Game, eff: Effect, cities: list[int], start: dict[int, str], why: str) -> int | None:
+def closest(g: Game, eff: Effect, cities: list[int], start: dict[int, str], why: Msg) -> int | None:
     """The City of ``cities`` cheapest to reach from Granada or ``start``; the human breaks ties (L1210-1211)."""
     costs = routes.export_costs(g.s.profile, start)
     reachable = [c for c in cities if c in costs] or cities
     if not reachable:
         return None
     best = min(costs.get(c, 0) for c in reachable)
-    tied = {f"City {c}": c for c in reachable if costs.get(c, 0) == best}
-    return tied[g.pick(eff, HUMAN, f"You decide for Yusuf: {why}", list(tied))]
+    tied = {Said(Msg("City {n}", n=c)): c for c in reachable if costs.get(c, 0) == best}
+    return tied[g.pick(eff, HUMAN, Msg("You decide for Yusuf: {why}", why=why), list(tied))]
 
 
 @handler
@@ -114,7 +120,7 @@ def h_yusuf_setup(g: Game, eff: Effect) -> None:
     """Yusuf's first Ship, consolidated, on the nearest City meeting the Trade Card; he takes its Seal (L1205-1211)."""
     s = g.s
     y = s.players[YUSUF]
-    city = closest(g, eff, trade_cities(g), {}, "which nearest City meeting the Trade Card gets his first Ship?")
+    city = closest(g, eff, trade_cities(g), {}, Msg("which nearest City meeting the Trade Card gets his first Ship?"))
     if city is None:
         return
     y.ships[city] = "right"
@@ -138,8 +144,8 @@ def h_yusuf_turn(g: Game, eff: Effect) -> None:
     standing = s.players[YUSUF].active_workers()
     tiles = sorted({DECKS[w] for w in standing})
     if s.setup.get("table_draws"):
-        deck = g.draw(eff, "draw.yusuf.tile", "Which Worker Tile did Yusuf turn up?",
-                      [DECK_WORDS[d] for d in tiles])
+        deck = g.draw(eff, "draw.yusuf.tile", Msg("Which Worker Tile did Yusuf turn up?"),
+                      [Said(DECK_SAY[d]) for d in tiles])
         deck = next(d for d in tiles if DECK_WORDS[d] == deck)
     else:
         deck = DECKS[g.rng().choice(standing)]  # a shuffled pile: each face-down Tile equally likely
@@ -155,7 +161,7 @@ def h_yusuf_card(g: Game, eff: Effect) -> None:
     if s.setup.get("table_draws"):
         seen = y["discards"][deck]
         fresh = [c for c in range(1, max([DECK_SIZE, *seen]) + 1) if c not in seen]
-        card = int(g.draw(eff, f"draw.yusuf.{deck}", f"Which {DECK_WORDS[deck]} Card did Yusuf turn up?",
+        card = int(g.draw(eff, f"draw.yusuf.{deck}", Msg("Which {deck} Card did Yusuf turn up?", deck=DECK_SAY[deck]),
                           fresh or sorted(seen)))
         if not fresh:
             seen.clear()
@@ -294,7 +300,7 @@ def h_yusuf_export(g: Game, eff: Effect) -> None:
                   [c for c in free if s.seals[c - 1]],
                   free):
         if group:
-            city = closest(g, eff, group, y.ships, "which equally near City gets his Ship?")
+            city = closest(g, eff, group, y.ships, Msg("which equally near City gets his Ship?"))
             if city is not None:
                 y.ships[city] = "left"
                 take_seal(s, y, city)
@@ -307,9 +313,9 @@ def h_yusuf_consolidate(g: Game, eff: Effect) -> None:
     s = g.s
     y = s.players[YUSUF]
     wanted = trade_cities(g)
-    cities = {f"City {c}": c for c, where in sorted(y.ships.items()) if where == "left" and c in wanted}
+    cities = {Said(Msg("City {n}", n=c)): c for c, where in sorted(y.ships.items()) if where == "left" and c in wanted}
     if cities:
-        city = cities[g.pick(eff, HUMAN, "You decide for Yusuf: consolidate with which City?", list(cities))]
+        city = cities[g.pick(eff, HUMAN, Msg("You decide for Yusuf: consolidate with which City?"), list(cities))]
         y.ships[city] = "right"
 
 

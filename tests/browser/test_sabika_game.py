@@ -4,8 +4,8 @@ The board test draws a mid-game ``board_view`` with ``static/kind-sabika.js`` al
 Workshop first and open on a phone, every Workshop side by side on a 1280×800 tablet, no sideways
 scroll, 48 px targets. The game test plays a whole game on the generic table page with two phones,
 each tapping only its own player's choices (a seeded random button per screen) until final scoring;
-the scores on both screens must equal the engine's replay of the exported log. Screenshots go to
-test-artifacts/screenshots/sabika-*.
+the scores on both screens must equal the engine's replay of the exported log. The solo test plays one
+phone against the automa Yusuf to final scoring. Screenshots go to test-artifacts/screenshots/sabika-*.
 """
 
 from __future__ import annotations
@@ -207,3 +207,63 @@ def test_two_phones_play_a_whole_game(browser: Browser, live_server: LiveServer)
     finally:
         ana_context.close()
         ben_context.close()
+
+
+def test_one_phone_plays_a_solo_game_against_yusuf_to_its_end(browser: Browser, live_server: LiveServer) -> None:
+    """The solo mode (1 player, L1187-1489): Yusuf takes seat 1 and plays by himself; the phone answers
+    his Cards' printed values for the table and makes Ana's choices in rounds 1 and 5 until final scoring
+    (rounds 2-4 are sent through the API while the phone follows: the test stays short)."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        ana = context.new_page()
+        errors: list[str] = []
+        ana.on("pageerror", lambda exc: errors.append(str(exc)))
+        ana.goto(live_server.url + "/")
+        csrf = ana.request.get(live_server.url + "/api/session").json()["csrf"]
+        body = {"game": "sabika", "players": [{"name": "Ana", "colour": "blue"}], "seed": 11,
+                "options": {"profile": random_profile(2, 11, BASE_PROFILE), "yusuf_pp": 10}}
+        response = ana.request.post(live_server.url + "/api/games", data=body, headers={"X-CSRF-Token": csrf})
+        assert response.status == 201, response.text()
+        game_url = f"{live_server.url}/games/{response.json()['id']}"
+        join(ana, game_url, "", "Ana")
+        boards = ana.get_by_test_id("sabika-player")
+        expect(boards).to_have_count(2)
+        assert boards.nth(1).get_attribute("data-seat") == "1" and "Yusuf" in boards.nth(1).inner_text()
+        screenshot(ana, "sabika-solo-start")
+        rng = random.Random(11)
+        api = game_url.replace("/games/", "/api/games/")
+        for _ in range(MAX_TAPS):
+            if ana.locator("#game").get_attribute("data-finished") == "yes":
+                break
+            at = version(ana)
+            view = ana.request.get(api).json()
+            while 1 < view["board"]["round"] < 5:  # rounds 2-4 go through the API (as a second phone would): time
+                option = rng.choice(view["choices"]["options"])["action"]
+                sent = ana.request.post(api + "/actions", data={"action": option, "version": view["version"]},
+                                        headers={"X-CSRF-Token": csrf})
+                assert sent.status == 201, sent.text()
+                view = sent.json()["view"]
+            if view["version"] != at:
+                reaches(ana, view["version"])
+                continue
+            steps = ana.locator("#choices button.tg-step")
+            assert steps.count(), "Ana's phone offers every choice and question: Yusuf never waits for a tap"
+            pick = steps.nth(rng.randrange(steps.count()))
+            leaf = "tg-leaf" in (pick.get_attribute("class") or "")
+            pick.click()
+            if leaf:
+                reaches(ana, at + 1)
+        else:
+            raise AssertionError("the solo game does not end")
+        replayed = kind.read_log(ana.request.get(game_url.replace("/games/", "/api/games/") + "/log").text(),
+                                 "export")
+        assert replayed.finished and [p.name for p in replayed.players] == ["Ana", "Yusuf"]
+        expect(ana.locator("#scores-title")).to_have_text("Final scores")
+        assert ana.locator("#scores td.score").all_inner_texts() == [str(s) for s in kind.scores(replayed)]
+        winners = " and ".join(("Ana", "Yusuf")[seat] for seat in kind.winners(replayed))
+        expect(ana.locator("#winner")).to_contain_text(winners)
+        boards.nth(1).evaluate("e => { e.open = true; e.querySelectorAll('details').forEach(d => { d.open = true; }) }")
+        assert "Yusuf's Cards" in boards.nth(1).inner_text() and fits(ana) and errors == []  # his score breakdown
+        screenshot(ana, "sabika-solo-final")
+    finally:
+        context.close()

@@ -127,11 +127,11 @@ def test_events_11_12_13_movement_and_secondary_costs_L1173() -> None:
     p.dinars = 1
     assert work_problem(g, BLUE, "poet", 3) is None  # 2 steps: 1 Dinar
     p.dinars = 0
-    assert "needs 1 Dinars" in (work_problem(g, BLUE, "poet", 3) or "")
+    assert "needs 1 Dinars" in str(work_problem(g, BLUE, "poet", 3) or "")
     g = new_game(2, events=(12, 1, 2))
     g.players[YELLOW].workers["poet"].at = 3
     g.players[BLUE].dinars = 1
-    assert "needs 2 Dinars" in (work_problem(g, BLUE, "poet", 3) or "")
+    assert "needs 2 Dinars" in str(work_problem(g, BLUE, "poet", 3) or "")
     g = new_game(2, events=(13, 1, 2))
     g.players[BLUE].dinars = 1  # the Poet's Marble Secondary Action now costs 2
     assert work_problem(g, BLUE, "poet", 2) is not None

@@ -15,7 +15,16 @@ from companion.sabika import Answer, Game, SetupOptions, action_from_dict, actio
 from companion.sabika.components import GOOD_OF, RAWS, SHIPS, WORKER_RING
 from companion.sabika.handlers import capacity
 from companion.sabika.log import read_log, write_log
-from companion.sabika.rules import legal_squares, work_problem
+from companion.sabika.rules import (
+    activate_options,
+    budget,
+    carve_options,
+    carve_possible,
+    expand_options,
+    legal_squares,
+    storehouse_possible,
+    work_problem,
+)
 from companion.sabika.simulate import DEFAULT_NAMES, random_action, table_setup
 
 
@@ -40,6 +49,14 @@ def check_invariants(game: Game) -> None:
         assert len(p.grey_poems) <= 2 and len(p.raws) == len(set(p.raws))
         at = [p.workers[w].at for w in ("builder1", "builder2")]
         assert at[0] is None or at[0] != at[1], "Master Builders share a square"
+    if s.phase == "actions":  # the legal-move checks agree with the options the handlers word
+        seat, mover = s.turn, s.players[s.turn]
+        for left in (0, budget(mover)):
+            assert carve_possible(game, seat, left) == bool(carve_options(game, seat, left))
+        for square in (None, *[sq for sq in game.layout.squares["outer"]
+                               if game.layout.action["outer"][sq] == "storehouse"]):
+            assert storehouse_possible(game, seat, square) == bool(expand_options(game, seat, square)
+                                                                   or activate_options(game, seat))
     if s.bag:
         total = int(s.profile["bag.tokens_per_type"])
         for raw in RAWS:  # a Good on its way to a full Storehouse waits in an "item" effect

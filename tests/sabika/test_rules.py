@@ -191,7 +191,7 @@ def test_seals_pay_dinars_L744() -> None:
     p.workers["poet"].at = 1
     p.dinars, p.seals = 0, 2
     give(g, BLUE, gypsum=1)  # so the Carve Poem Action on square 4 is possible
-    assert "needs 3 Dinars to reach square 6, Blue has 2" in (work_problem(g, BLUE, "poet", 6) or "")
+    assert "needs 3 Dinars to reach square 6, Blue has 2" in str(work_problem(g, BLUE, "poet", 6) or "")
     g.apply(Work(BLUE, "poet", 4))  # 3 steps: 1 Dinar, paid with a Seal
     assert p.seals == 1
 
@@ -200,7 +200,7 @@ def test_sultans_workers_count_and_move_L469_L969() -> None:
     g = new_game(2, profile={"sultan.2p.count": 1, "sultan.2p.1": "inner 3"})
     assert g.s.sultan_workers == [["inner", 3]]
     g.players[BLUE].dinars = 0
-    assert "needs 1 Dinars" in (work_problem(g, BLUE, "poet", 3) or "")
+    assert "needs 1 Dinars" in str(work_problem(g, BLUE, "poet", 3) or "")
     rest_round(g)
     assert g.s.sultan_workers == [["inner", 4]]
 

@@ -218,7 +218,7 @@ def test_replay_from_json_equals_the_live_game(walked: list[Any]) -> None:
 
 
 @pytest.mark.parametrize(("players", "options", "words"), [
-    (["Ana"], {}, "2 to 4 players"),
+    (["Ana", "Ben"], {"yusuf_pp": 10}, "yusuf_pp is for the solo mode (1 player) only"),
     (["A", "B", "C", "D", "E"], {}, "2 to 4 players"),
     (["Ana", "Ben"], {"colour": "red"}, "unknown Sabika option(s): colour"),
     (["Ana", "Ben"], {"profile": [1]}, "profile must be an object"),
@@ -269,6 +269,6 @@ def test_a_second_sabika_game_at_the_table_asks_nothing_the_first_was_told(clien
 
 def test_the_setup_wizard_offers_sabika_with_its_mode() -> None:
     offered = {game["key"]: game for game in wizard_games()}
-    assert offered["sabika"]["players"] == [2, 4]
+    assert offered["sabika"]["players"] == [1, 4]  # 1 player: the solo mode against Yusuf
     mode = offered["sabika"]["options"][0]
     assert mode["key"] == "advanced" and [c["value"] for c in mode["choices"]] == [False, True]

@@ -30,31 +30,42 @@ from companion.sabika.components import (
 from companion.sabika.errors import RuleError, SetupError
 from companion.sabika.rondel import move_cost
 from companion.sabika.rules import occupancy
+from companion.sabika.say import ACTION_SAY, RING_SAY, SPOT_SAY, WORKER_SAY, WORKER_TITLE, Said
 from companion.sabika.scoring import metric
 from companion.sabika.words import METRIC_WORDS, PHASE_WORDS, answer_group, answer_label, icons_label, place_words
 
 KEY = "sabika"
 NAME = "Sabika"
-PLAYERS = (2, 4)
-"""2-4 players (L56-162); the solo mode (L1187-1489) is not modelled."""
+PLAYERS = (1, 4)
+"""2-4 players (L56-162); 1 player plays the solo mode against the automa Yusuf (L1187-1489), who takes seat 1."""
 
 MAX_GROUP = 20
 """Most options one group holds: a page showing a long list group by group stays within this."""
 
-REST_WORDS = "+3 Dinars, \u22121 PP"
+REST_WORDS = Msg("+3 Dinars, \u22121 PP")
 """Resting a Worker (L489-494)."""
 
 BREAKDOWN_WORDS = {
-    "start": "Start", "rest": "Resting", "constructions": "Constructions", "storehouses": "Storehouses",
-    "favour": "Sultan's Favour", "export": "Exports", "consolidation": "Consolidation", "city_bonus": "City Bonuses",
-    "poems": "Poems", "income": "Income", "wishes": "Sultan's Wishes", "tribute": "Tribute",
-    "major_poems": "Major Poems", "trade": "Trade Card", "leftovers": "Leftovers",
+    "start": Msg("Start"), "rest": Msg("Resting"), "constructions": Msg("Constructions"),
+    "storehouses": Msg("Storehouses"), "favour": Msg("Sultan's Favour"), "export": Msg("Exports"),
+    "consolidation": Msg("Consolidation"), "city_bonus": Msg("City Bonuses"), "poems": Msg("Poems"),
+    "income": Msg("Income"), "wishes": Msg("Sultan's Wishes"), "tribute": Msg("Tribute"),
+    "major_poems": Msg("Major Poems"), "trade": Msg("Trade Card"), "leftovers": Msg("Leftovers"),
+    "yusuf_cards": Msg("Yusuf's Cards"),
 }
+"""Score categories (``PlayerState.breakdown``) as the score breakdown names them."""
 
-OPTION_KEYS = {"advanced", "profile", "events"}
+OPTION_KEYS = {"advanced", "profile", "events", "yusuf_pp"}
 
-LONG_LIST_GROUPS = {"work": "Your Workers", "rest": "Your Workers", "choose": "Options", "answer": "Answers"}
+LONG_LIST_GROUPS = {"work": Msg("Your Workers"), "rest": Msg("Your Workers"), "choose": Msg("Options"),
+                    "answer": Msg("Answers")}
 """One heading over a long list's first step (its buttons are the groups themselves)."""
+
+TRANSACTION_GROUPS = {"buy": Msg("Buy"), "sell": Msg("Sell"), "trade": Msg("Trade")}
+"""Market options grouped by their first word."""
+POEM_GROUPS = {"blue": Msg("Blue Poems"), "red": Msg("Red Poems"), "grey": Msg("Grey Poems")}
+"""Poems to carve or reactivate grouped by colour."""
+WAITING = Msg("Waiting")
 
 #: The setup wizard's Sabika field (docs/sabika.md): the advanced mode's Events.
 OPTIONS: list[dict[str, Any]] = [
@@ -62,6 +73,10 @@ OPTIONS: list[dict[str, Any]] = [
      "help": Msg("The advanced mode adds 3 Event Tiles (L1120-1186): the companion draws them."),
      "choices": [{"value": False, "label": Msg("Basic game")},
                  {"value": True, "label": Msg("Advanced mode: 3 Events")}]},
+    {"key": "yusuf_pp", "label": Msg("Yusuf's start (1 player: the solo mode)"), "kind": "choice",
+     "help": Msg("With 1 player you play against the automa Yusuf (L1187-1489); he starts on 5 PP, or on 10 PP "
+                 "for a harder game (L1486-1487)."),
+     "choices": [{"value": 5, "label": Msg("5 PP")}, {"value": 10, "label": Msg("10 PP: harder")}]},
 ]
 #: A broken rule (the service answers 422 with its message, which names the rule and the player).
 RULE_ERROR = RuleError
@@ -77,7 +92,7 @@ class _Remembered(dict[str, Any]):
 
     PREFIXES = ("rondel.", "sultan.", "bag.", "tribute.", "start_dinars.", "favour.", "major.", "events.",
                 "wish.", "trade.", "major_poem.", "city_tile.", "map.", "storehouse.", "minor_card.",
-                "minor_poem.", "balance.", "start_tile.")
+                "minor_poem.", "balance.", "start_tile.", "yusuf.", "solo.trade.")
 
     def __contains__(self, key: object) -> bool:
         return isinstance(key, str) and key.startswith(self.PREFIXES)
@@ -98,19 +113,27 @@ PROFILE = _Remembered()
 
 
 def new_game(players: list[str], seed: int, options: dict[str, Any]) -> Game:
-    """A new game: ``options`` may hold ``advanced`` (3 Events), ``events`` (chosen) and ``profile`` (saved answers)."""
+    """A new game: ``options`` may hold ``advanced`` (3 Events), ``events`` (chosen), ``profile`` (saved answers)
+    and ``yusuf_pp`` (5 or 10; one player plays the solo mode against Yusuf)."""
     unknown = set(options) - OPTION_KEYS
     if unknown:
-        raise SetupError(f"unknown Sabika option(s): {', '.join(sorted(unknown))} "
-                         f"(known: {', '.join(sorted(OPTION_KEYS))})")
+        raise SetupError(Msg("unknown Sabika option(s): {options} (known: {known})", options=", ".join(sorted(unknown)),
+                             known=", ".join(sorted(OPTION_KEYS))))
     profile = options.get("profile") or {}
     if not isinstance(profile, dict):
-        raise SetupError("the Sabika option profile must be an object of saved answers")
+        raise SetupError(Msg("the Sabika option profile must be an object of saved answers"))
     events = options.get("events") or ()
     if not isinstance(events, (list, tuple)):
-        raise SetupError("the Sabika option events must be a list of 3 Event Tile numbers")
+        raise SetupError(Msg("the Sabika option events must be a list of 3 Event Tile numbers"))
+    solo = len(players) == 1
+    yusuf_pp = options.get("yusuf_pp", 5)
+    if not solo and yusuf_pp != 5:
+        raise SetupError(Msg("the Sabika option yusuf_pp is for the solo mode (1 player) only"))
+    if not isinstance(yusuf_pp, int) or isinstance(yusuf_pp, bool):
+        raise SetupError(Msg("the Sabika option yusuf_pp must be 5 or 10"))
     return Game.new(SetupOptions(players=tuple(players), seed=int(seed), profile=dict(profile),
-                                 advanced=bool(options.get("advanced")), events=tuple(events)))
+                                 advanced=bool(options.get("advanced")), events=tuple(events), solo=solo,
+                                 yusuf_pp=yusuf_pp))
 
 
 def replay(setup: dict[str, Any], actions: list[dict[str, Any]]) -> Game:
@@ -152,63 +175,107 @@ def winners(game: Game) -> list[int]:
 
 
 def choices(game: Game) -> dict[str, Any]:
-    """Who acts, what they are asked and every legal action as a labelled, grouped button."""
+    """Who acts, what they are asked and every legal action as a labelled, grouped button.
+
+    The English (``prompt``, an option's ``label``, ``group`` and ``path``) is what the API gives; the
+    same words come as messages (``prompt_say``, ``group_say``, ``path_say``) that a page renders in its
+    own language: the view is built once for every phone (docs/i18n.md).
+    """
     actor = game.to_move
     options = _cap_groups([_option(game, action) for action in game.legal_actions()])
-    if len(options) <= MAX_GROUP:
-        for option in options:
-            option["path"] = [option["label"]]
-    else:  # a long list is tapped in two steps: its group (the first screen's buttons), then the option
-        for option in options:
-            option["path"] = [option["group"], option["label"]]
-            option["group"] = LONG_LIST_GROUPS[option["action"]["type"]]
-    return {"actor": actor, "prompt": _prompt(game), "options": options}
+    out = []
+    for option in options:
+        label, group = option.pop("label_say"), option.pop("group_say")
+        if len(options) <= MAX_GROUP:
+            path = [label]
+        else:  # a long list is tapped in two steps: its group (the first screen's buttons), then the option
+            path = [group, label]
+            group = LONG_LIST_GROUPS[option["action"]["type"]]
+        option.update(label=_english(label), group=_english(group), path=[_english(step) for step in path],
+                      group_say=_json(group),
+                      path_say=[_json(step) for step in path])
+        out.append(option)
+    prompt = _prompt(game)
+    return {"actor": actor, "prompt": _english(prompt), "prompt_say": _json(prompt), "options": out}
 
 
-def _prompt(game: Game) -> str:
+def _english(words: Msg | str) -> str:
+    return words.english() if isinstance(words, Msg) else str(words)
+
+
+def _json(words: Msg | str) -> dict[str, Any]:
+    """Words as a message (a plain text, e.g. a player's name, as a message with no translation)."""
+    return (words if isinstance(words, Msg) else Msg("{text}", text=str(words))).to_json()
+
+
+def _prompt(game: Game) -> Msg | str:
     s = game.s
     if s.pending is not None:
         return pending_prompt(s.pending)
     if s.phase == "actions":
-        return f"{game.name(s.turn)}: move a Worker or rest one (round {s.round}, Era {s.era()})"
+        return Msg("{player}: move a Worker or rest one (round {n}, Era {era})", player=game.name(s.turn), n=s.round,
+                   era=s.era())
     if game.finished:
-        names = " and ".join(game.name(i) for i in game.winners())
-        return f"Game over: {names} {'wins' if len(game.winners()) == 1 else 'share the win'}"
-    return PHASE_WORDS.get(s.phase, "Waiting")
+        names = _names(game, game.winners())
+        if len(game.winners()) == 1:
+            return Msg("Game over: {names} wins", names=names)
+        return Msg("Game over: {names} share the win", names=names)
+    return PHASE_WORDS.get(s.phase, WAITING)
 
 
-def pending_prompt(pending: dict[str, Any]) -> str:
+def _names(game: Game, seats: list[int]) -> Msg | str:
+    """``"Ana and Ben"``: seats' names joined the way the prompt says them."""
+    out: Msg | str = game.name(seats[0]) if seats else ""
+    for seat in seats[1:]:
+        out = Msg("{first} and {second}", first=out, second=game.name(seat))
+    return out
+
+
+def pending_prompt(pending: dict[str, Any]) -> Msg | str:
     """The pending decision's or question's prompt; a route's cost question names its places."""
     key = str(pending.get("key", ""))
     if key.startswith("map.route.") and key.endswith(".cost"):
         a, b = key[len("map.route."):-len(".cost")].split("-")
-        return f"How many Dinars does the trade route {place_words(a)} \u2013 {place_words(b)} cost?"
-    return str(pending["prompt"])
+        return Msg("How many Dinars does the trade route {a} \u2013 {b} cost?", a=place_words(a), b=place_words(b))
+    return Msg.from_json(pending["say"]) if "say" in pending else str(pending["prompt"])
 
 
 def _option(game: Game, action: Action) -> dict[str, Any]:
     label, group = action_words(game, action)
-    return {"label": label, "group": group, "action": to_json(action)}
+    return {"label_say": label, "group_say": group, "action": to_json(action)}
 
 
-def action_words(game: Game, action: Action) -> tuple[str, str]:
+def action_words(game: Game, action: Action) -> tuple[Msg | str, Msg]:
     """The button label and group heading of a legal action of ``game``."""
     if isinstance(action, Work):
         return _work_label(game, action), worker_group(game, action.player, action.worker)
     if isinstance(action, Rest):
-        label = f"Rest the {WORKER_WORDS[action.worker]} ({REST_WORDS})"
+        label = Msg("Rest the {worker} ({rest})", worker=WORKER_SAY[action.worker], rest=REST_WORDS)
         return label, worker_group(game, action.player, action.worker)
     if isinstance(action, Answer):
-        return answer_label(action.key, action.value), answer_group(action.key, action.value)
-    return choice_label(game, action.option), choice_group(action.option)
+        return _answer_words(game, action.key, action.value), answer_group(action.key, action.value)
+    return choice_label(game, action.option), choice_group(game, action.option)
 
 
-def worker_group(game: Game, seat: int, worker: str) -> str:
+def _answer_words(game: Game, key: str, value: Any) -> Msg | str:
+    """An answer in player words; a table draw's answer (a word the engine offered) in the offer's words."""
+    pending = game.s.pending or {}
+    said = _option_say(pending, value)
+    return said if said is not None else answer_label(key, value)
+
+
+def _option_say(pending: dict[str, Any], option: Any) -> Msg | None:
+    """The message the engine gave option ``option`` of ``pending`` (a ``say.Said``), if any."""
+    return next((offered.msg for offered in pending.get("options", [])
+                 if isinstance(offered, Said) and offered == option), None)
+
+
+def worker_group(game: Game, seat: int, worker: str) -> Msg:
     """``"Poet · Inner Rondel · on square 3"``: a Worker's moves and its rest go together."""
     at = game.s.players[seat].workers[worker].at
-    where = "in the Workshop" if at is None else f"on square {at}"
-    who = WORKER_WORDS[worker][:1].upper() + WORKER_WORDS[worker][1:]
-    return f"{who} \u00b7 {RING_WORDS[WORKER_RING[worker]]} \u00b7 {where}"
+    where = Msg("in the Workshop") if at is None else Msg("on square {n}", n=at)
+    return Msg("{worker} \u00b7 {ring} \u00b7 {where}", worker=WORKER_TITLE[worker], ring=RING_SAY[WORKER_RING[worker]],
+               where=where)
 
 
 def _work_cost(game: Game, action: Work) -> int:
@@ -218,19 +285,20 @@ def _work_cost(game: Game, action: Work) -> int:
     return move_cost(steps, occupancy(game, action.player).get((ring, action.square), 0), game.event())
 
 
-def _work_label(game: Game, action: Work) -> str:
+def _work_label(game: Game, action: Work) -> Msg:
     ring = WORKER_RING[action.worker]
-    main = ACTION_WORDS[game.layout.action[ring][action.square]]
-    extra = "".join(f" or {'Raw Material' if spot.kind == 'raw' else 'Marble'} square {spot.k}"
-                    for spot in game.layout.spots_at(ring, action.square))
+    extra: Msg | str = ""
+    for spot in game.layout.spots_at(ring, action.square):
+        extra = Msg("{before} or {kind} square {n}", before=extra, kind=SPOT_SAY[spot.kind], n=spot.k)
     cost = _work_cost(game, action)
-    who = WORKER_WORDS[action.worker][:1].upper() + WORKER_WORDS[action.worker][1:]
-    return f"{who} to square {action.square}: {main}{extra} \u00b7 {dinars(cost) if cost else 'free'}"
+    return Msg("{worker} to square {n}: {action}{extra} \u00b7 {cost}", worker=WORKER_TITLE[action.worker],
+               n=action.square, action=ACTION_SAY[game.layout.action[ring][action.square]], extra=extra,
+               cost=dinars(cost) if cost else Msg("free"))
 
 
-def dinars(n: int) -> str:
+def dinars(n: int) -> Msg:
     """``"1 Dinar"``, ``"3 Dinars"``."""
-    return f"{n} Dinar{'' if n == 1 else 's'}"
+    return Msg("{n} Dinar", n=n) if n == 1 else Msg("{n} Dinars", n=n)
 
 
 def _secret_start_tile(pending: dict[str, Any]) -> bool:
@@ -239,45 +307,49 @@ def _secret_start_tile(pending: dict[str, Any]) -> bool:
                                                                                         "Starting Tile?")
 
 
-def choice_label(game: Game, option: Any) -> str:
-    """An option of the pending decision of ``game``: the engine states them in player words already;
-    a secret Starting Tile (a bare number) is named with what it gives."""
+def choice_label(game: Game, option: Any) -> Msg | str:
+    """An option of the pending decision of ``game`` in the words the engine gave it; a secret Starting
+    Tile (a bare number) is named with what it gives; a bare value (a count, a name) as it is."""
     pending = game.s.pending or {}
     if _secret_start_tile(pending) and isinstance(option, int):
         bonus = game.s.profile.get(f"start_tile.{option}.bonus")
-        return f"Starting Tile {option}" + (f": {icons_label(bonus)}" if bonus else "")
-    return str(option)
+        if bonus:
+            return Msg("Starting Tile {n}: {bonus}", n=option, bonus=icons_label(bonus))
+        return Msg("Starting Tile {n}", n=option)
+    said = _option_say(pending, option)
+    return said if said is not None else str(option)
 
 
-def choice_group(option: Any) -> str:
+def choice_group(game: Game, option: Any) -> Msg:
     """A heading for a decision's option, so a long list (Market, tribute, Storehouses) reads in parts."""
     text = str(option)
     first = text.split(" ", 1)[0]
-    if first in ("buy", "sell", "trade"):
-        return first.capitalize()
+    if first in TRANSACTION_GROUPS:
+        return TRANSACTION_GROUPS[first]
     if text.startswith("Storehouse Tile") and " on Storehouse " in text:
-        return f"On Storehouse {text.rsplit(' ', 1)[1]}"
+        return Msg("On Storehouse {k}", k=text.rsplit(" ", 1)[1])
     if " on the Paria Track" in text:
-        return f"{first} from the Paria Track"
-    if "Poem" in text and ("blue" in text or "red" in text or "grey" in text):
-        return text.split(" ", 1)[0].capitalize() + " Poems"
+        return Msg("{n} from the Paria Track", n=first)
+    if "Poem" in text and first in POEM_GROUPS:
+        return POEM_GROUPS[first]
     if text.startswith("Era ") and "Major Construction Tile" in text:
-        return f"Era {text.split(' ')[1]} Tiles"
-    return "Options"
+        return Msg("Era {era} Tiles", era=text.split(" ")[1])
+    return LONG_LIST_GROUPS["choose"]
 
 
 def _cap_groups(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Split any group larger than ``MAX_GROUP`` into numbered parts (order kept)."""
     sizes: dict[str, int] = {}
     for option in options:
-        sizes[option["group"]] = sizes.get(option["group"], 0) + 1
+        key = _english(option["group_say"])
+        sizes[key] = sizes.get(key, 0) + 1
     seen: dict[str, int] = {}
     for option in options:
-        group = option["group"]
-        if sizes[group] > MAX_GROUP:
-            index = seen.get(group, 0)
-            seen[group] = index + 1
-            option["group"] = f"{group}, part {index // MAX_GROUP + 1}"
+        key = _english(option["group_say"])
+        if sizes[key] > MAX_GROUP:
+            index = seen.get(key, 0)
+            seen[key] = index + 1
+            option["group_say"] = Msg("{group}, part {n}", group=option["group_say"], n=index // MAX_GROUP + 1)
     return options
 
 
@@ -285,29 +357,53 @@ def _cap_groups(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def describe(before: Game, action: dict[str, Any]) -> str:
-    """One log line in player words for ``action`` applied to the game ``before``."""
+    """One log line in player words (English: the stored log) for ``action`` applied to the game ``before``."""
+    act = parse_action(action)
+    pending = before.s.pending or {}
+    if isinstance(act, Choose) and not _secret_start_tile(pending):
+        prompt = _english(pending_prompt(pending)) if pending else ""
+        return f"{prompt.rstrip(':')} \u2192 {_english(choice_label(before, act.option))}"
+    if isinstance(act, Answer):
+        prompt = _english(pending_prompt(pending)) if pending else ""
+        verb = "turned up" if pending.get("kind") == "draw" else "answers"
+        answer = _english(_answer_words(before, act.key, act.value))
+        return f"The table {verb} \u201c{prompt.rstrip('?')}\u201d: {answer}"
+    return describe_say(before, action).english()
+
+
+def describe_say(before: Game, action: dict[str, Any]) -> Msg:
+    """The log line of ``describe`` as a message, which each phone renders in its language.
+
+    A decision's or question's line quotes its prompt whole (the German reads "question? answer").
+    """
     act = parse_action(action)
     if isinstance(act, Work):
         name = before.name(act.player)
         ring = WORKER_RING[act.worker]
         at = before.s.players[act.player].workers[act.worker].at
-        verb = "places" if at is None else "moves"
         cost = _work_cost(before, act)
-        paid = f"paying {dinars(cost)}" if cost else "for free"
-        main = ACTION_WORDS[before.layout.action[ring][act.square]]
-        where = f"{'on' if at is None else 'to'} square {act.square} of the {RING_WORDS[ring]}"
-        return f"{name} {verb} the {WORKER_WORDS[act.worker]} {where} ({main}), {paid}"
+        paid = Msg("paying {dinars}", dinars=dinars(cost)) if cost else Msg("for free")
+        main = ACTION_SAY[before.layout.action[ring][act.square]]
+        words = {"player": name, "worker": WORKER_SAY[act.worker], "n": act.square, "ring": RING_SAY[ring],
+                 "action": main, "paid": paid}
+        if at is None:
+            return Msg("{player} places the {worker} on square {n} of the {ring} ({action}), {paid}", **words)
+        return Msg("{player} moves the {worker} to square {n} of the {ring} ({action}), {paid}", **words)
     if isinstance(act, Rest):
-        return f"{before.name(act.player)} rests the {WORKER_WORDS[act.worker]} ({REST_WORDS})"
+        return Msg("{player} rests the {worker} ({rest})", player=before.name(act.player),
+                   worker=WORKER_SAY[act.worker], rest=REST_WORDS)
     pending = before.s.pending or {}
     prompt = pending_prompt(pending) if pending else ""
     if isinstance(act, Choose) and _secret_start_tile(pending):
-        return f"{before.name(act.player)} keeps one Starting Tile (secret until everyone has chosen)"
+        return Msg("{player} keeps one Starting Tile (secret until everyone has chosen)",
+                   player=before.name(act.player))
     if isinstance(act, Choose):
-        return f"{prompt.rstrip(':')} \u2192 {choice_label(before, act.option)}"
+        return Msg("{prompt} \u2192 {choice}", prompt=prompt, choice=choice_label(before, act.option))
     assert isinstance(act, Answer)
-    verb = "turned up" if pending.get("kind") == "draw" else "answers"
-    return f"The table {verb} \u201c{prompt.rstrip('?')}\u201d: {answer_label(act.key, act.value)}"
+    answer = _answer_words(before, act.key, act.value)
+    if pending.get("kind") == "draw":
+        return Msg("The table turned up \u201c{prompt}\u201d: {answer}", prompt=prompt, answer=answer)
+    return Msg("The table answers \u201c{prompt}\u201d: {answer}", prompt=prompt, answer=answer)
 
 
 # --- the board ------------------------------------------------------------------------------------
@@ -318,7 +414,8 @@ def board_view(game: Game) -> dict[str, Any]:
     s = game.s
     revealed = s.phase not in ("setup", "start_tiles")
     return {
-        "round": s.round, "rounds": 5, "era": s.era(), "phase": PHASE_WORDS.get(s.phase, s.phase),
+        "round": s.round, "rounds": 5, "era": s.era(), "phase": _english(PHASE_WORDS.get(s.phase, s.phase)),
+        "phase_say": _json(PHASE_WORDS.get(s.phase, s.phase)),
         "finished": game.finished, "start_player": s.start_player,
         "turn": s.turn if s.phase == "actions" and not game.finished else None,
         "event": game.event() or None,
@@ -351,10 +448,10 @@ def _rondel(game: Game) -> list[dict[str, Any]]:
                        for seat, p in enumerate(s.players) for w in WORKERS
                        if WORKER_RING[w] == ring and p.workers[w].at == sq]
             sultan = sum(1 for r, at in s.sultan_workers if r == ring and at == sq)
-            spots = [f"{'Raw Material' if spot.kind == 'raw' else 'Marble'} square {spot.k}"
-                     for spot in layout.spots_at(ring, sq)]
+            spots = [Msg("{kind} square {n}", kind=SPOT_SAY[spot.kind], n=spot.k) for spot in layout.spots_at(ring, sq)]
             squares.append({"n": sq, "action": ACTION_WORDS[layout.action[ring][sq]], "workers": workers,
-                            "sultan": sultan, "secondary": spots})
+                            "sultan": sultan, "secondary": [spot.english() for spot in spots],
+                            "secondary_say": [spot.to_json() for spot in spots]})
         out.append({"ring": RING_WORDS[ring], "squares": squares})
     return out
 
@@ -378,17 +475,24 @@ def _map(game: Game) -> dict[str, Any]:
         cities.append({"n": city, "colour": prof.get(f"city_tile.{tile}.colour"),
                        "demand": WORDS.get(str(demand)) if demand else None, "seal": s.seals[city - 1],
                        "bonus": _bonus_words(prof, f"city_tile.{tile}.bonus"),
-                       "ships": ships})
+                       "bonus_say": _bonus_say(prof, f"city_tile.{tile}.bonus"), "ships": ships})
     routes = []
     for route in prof.get("map.routes", []):
         a, b = str(route).split("-")
-        routes.append({"from": place_words(a), "to": place_words(b), "cost": prof.get(f"map.route.{route}.cost")})
+        routes.append({"from": place_words(a).english(), "to": place_words(b).english(),
+                       "from_say": place_words(a).to_json(), "to_say": place_words(b).to_json(),
+                       "cost": prof.get(f"map.route.{route}.cost")})
     return {"cities": cities, "routes": routes}
 
 
 def _bonus_words(prof: dict[str, Any], key: str) -> str | None:
     """A printed Bonus in player words, None while the table has not given it."""
-    return icons_label(prof[key]) if key in prof else None
+    return icons_label(prof[key]).english() if key in prof else None
+
+
+def _bonus_say(prof: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """``_bonus_words`` as a message."""
+    return icons_label(prof[key]).to_json() if key in prof else None
 
 
 def _tribute(game: Game) -> list[dict[str, Any]]:
@@ -404,29 +508,46 @@ def _wishes(game: Game) -> list[dict[str, Any]]:
     for space in WISH_SPACES:
         tile = s.wish_track.get(space)
         if tile is not None:
-            out.append({"round": space - 1, "tile": tile, "scored": False, "counts": _wish_counts(prof, tile)})
-    out += [{"round": None, "tile": tile, "scored": True, "counts": _wish_counts(prof, tile)} for tile in s.wish_tower]
+            out.append({"round": space - 1, "tile": tile, "scored": False, **_wish_counts(prof, tile)})
+    out += [{"round": None, "tile": tile, "scored": True, **_wish_counts(prof, tile)} for tile in s.wish_tower]
     return out
 
 
-def _wish_counts(prof: dict[str, Any], tile: str) -> str | None:
+def _wish_counts(prof: dict[str, Any], tile: str) -> dict[str, Any]:
+    """``counts`` (``"Poems × 2 PP, ..."``) and ``counts_say``; None while the table has not given them."""
     elements = prof.get(f"wish.{tile}.elements")
     if elements is None:
-        return None
-    return ", ".join(f"{METRIC_WORDS[e]} \u00d7 {prof.get(f'wish.{tile}.{e}.points', '?')} PP" for e in elements)
+        return {"counts": None, "counts_say": None}
+    counts = [Msg("{what} \u00d7 {n} PP", what=METRIC_WORDS[e], n=prof.get(f"wish.{tile}.{e}.points", "?"))
+              for e in elements]
+    return {"counts": ", ".join(c.english() for c in counts), "counts_say": Msg("{list}", list=counts).to_json()}
 
 
 def _displays(game: Game) -> dict[str, Any]:
     """The palace areas and cards on offer: Major Construction Tiles, Minor Cards, Poems, Storehouse Tiles."""
     s = game.s
-    return {
-        "major_tiles": {era: [f"Era {era} Tile {t}" for t in tiles] for era, tiles in s.major_tiles.items()},
-        "minor_cards": [f"Minor Construction Card {c}" for c in s.minor_display if c is not None],
-        "minor_poems": [f"Minor Poem {m}" for m in s.poem_display if m is not None],
-        "major_poems": [f"Major Poem {m}" for m in s.major_poems if m is not None],
-        "storehouse_tiles": [[f"Storehouse Tile {t}" for t in pair if t is not None] for pair in s.store_display],
-        "trade_card": f"Trade Card {s.trade_card}",
+    said: dict[str, Any] = {
+        "major_tiles": {era: [Msg("Era {era} Tile {n}", era=era, n=t) for t in tiles]
+                        for era, tiles in s.major_tiles.items()},
+        "minor_cards": [Msg("Minor Construction Card {n}", n=c) for c in s.minor_display if c is not None],
+        "minor_poems": [Msg("Minor Poem {n}", n=m) for m in s.poem_display if m is not None],
+        "major_poems": [Msg("Major Poem {n}", n=m) for m in s.major_poems if m is not None],
+        "storehouse_tiles": [[Msg("Storehouse Tile {n}", n=t) for t in pair if t is not None]
+                             for pair in s.store_display],
+        "trade_card": Msg("Trade Card {n}", n=s.trade_card),
     }
+    return {**_plain(said, Msg.english), "say": _plain(said, Msg.to_json)}
+
+
+def _plain(value: Any, as_words: Any) -> Any:
+    """``value`` (dicts and lists of ``Msg``) with each message put as ``as_words`` gives it."""
+    if isinstance(value, Msg):
+        return as_words(value)
+    if isinstance(value, dict):
+        return {key: _plain(item, as_words) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item, as_words) for item in value]
+    return value
 
 
 def _player(game: Game, seat: int, revealed: bool) -> dict[str, Any]:
@@ -439,7 +560,8 @@ def _player(game: Game, seat: int, revealed: bool) -> dict[str, Any]:
         boxes = None
     return {
         "seat": seat, "name": p.name, "score": p.score,
-        "breakdown": [{"label": BREAKDOWN_WORDS.get(k, k.capitalize()), "points": v}
+        "breakdown": [{"label": _english(BREAKDOWN_WORDS.get(k, k.capitalize())),
+                       "label_say": _json(BREAKDOWN_WORDS.get(k, k.capitalize())), "points": v}
                       for k, v in p.breakdown.items() if v],
         "dinars": p.dinars, "parias": p.parias, "seals": p.seals, "favour": p.favour,
         "materials": [{"name": WORDS[m], "count": p.items[m]} for m in MATERIALS],

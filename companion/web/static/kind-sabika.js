@@ -55,6 +55,18 @@
     "Sugar cane": "#8ac06a", "Silk": "#d9a9d6", "Clay": "#a0522d",
   };
 
+  // The page's language (static/common.js): t() for this file's texts, word() for a game word the view
+  // sends in English (context "sabika"), say() for a message the view sends as data (``*_say``). Drawn
+  // without common.js (a bare test page), the English stays as it is.
+  function t(text, params) {
+    if (window.Keshi) { return window.Keshi.t(text, params); }
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  }
+  function word(text) { return window.Keshi && text ? window.Keshi.word("sabika", text) : text; }
+  function say(message, english) { return window.Keshi && message ? window.Keshi.say(message) : english; }
+
   function h(tag, attrs, children) {
     const node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (key) {
@@ -73,11 +85,14 @@
     document.head.appendChild(h("style", { id: "kind-sabika-style" }, [STYLE]));
   }
 
+  // A Material, Good or Raw Material (its English name picks the swatch) with its count.
   function chip(name, count) {
     const attrs = { class: "sk-chip" + (count === 0 ? " sk-zero" : "") };
     const dot = SWATCH[name] ? h("span", { class: "sk-dot", style: "background:" + SWATCH[name], "aria-hidden": "true" }) : null;
-    return h("span", attrs, [dot, name + (count === undefined ? "" : " " + count)]);
+    return h("span", attrs, [dot, word(name) + (count === undefined ? "" : " " + count)]);
   }
+
+  function textChip(text) { return h("span", { class: "sk-chip" }, [text]); }
 
   // Which sections the reader opened or closed, kept across re-renders (section key -> open).
   const opened = {};
@@ -95,129 +110,162 @@
   }
 
   function workerText(w) {
-    const where = w.at === null ? "in the Workshop" : w.ring + ", square " + w.at;
-    return w.name + ": " + where + (w.standing ? "" : " (lying down)");
+    const where = w.at === null ? t("in the Workshop") : t("{ring}, square {n}", {ring: word(w.ring), n: w.at});
+    return w.standing ? t("{worker}: {where}", {worker: word(w.name), where: where}) :
+      t("{worker}: {where} (lying down)", {worker: word(w.name), where: where});
   }
 
   function playerCard(p, mine, turn, wide) {
     const classes = "sk-card" + (mine ? " sk-mine" : "") + (turn ? " sk-turn" : "");
     const badges = [];
-    if (mine) { badges.push(h("span", { class: "sk-badge" }, ["you"])); }
-    if (turn) { badges.push(h("span", { class: "sk-badge" }, ["to move"])); }
-    if (p.starting_player) { badges.push(h("span", { class: "sk-badge" }, ["Starting Player"])); }
-    const store = p.store.boxes === null ? p.store.used + " items stored" :
-      p.store.used + " of " + p.store.boxes + " Store Boxes used";
+    if (mine) { badges.push(h("span", { class: "sk-badge" }, [t("you")])); }
+    if (turn) { badges.push(h("span", { class: "sk-badge" }, [t("to move")])); }
+    if (p.starting_player) { badges.push(h("span", { class: "sk-badge" }, [t("Starting Player")])); }
+    const store = p.store.boxes === null ? t("{n} items stored", {n: p.store.used}) :
+      t("{used} of {boxes} Store Boxes used", {used: p.store.used, boxes: p.store.boxes});
     const cities = p.cities.length ? p.cities.map(function (c) {
-      return "City " + c.city + (c.consolidated ? " (consolidated)" : "");
-    }).join(", ") : "none yet";
+      return c.consolidated ? t("City {n} (consolidated)", {n: c.city}) : t("City {n}", {n: c.city});
+    }).join(", ") : t("none yet");
     const breakdown = h("table", { class: "sk-breakdown" }, p.breakdown.map(function (b) {
-      return h("tr", {}, [h("td", {}, [b.label]), h("td", { class: "n" }, [String(b.points)])]);
-    }).concat([h("tr", {}, [h("th", {}, ["Total"]), h("th", { class: "n" }, [String(p.score)])])]));
+      return h("tr", {}, [h("td", {}, [say(b.label_say, b.label)]), h("td", { class: "n" }, [String(b.points)])]);
+    }).concat([h("tr", {}, [h("th", {}, [t("Total")]), h("th", { class: "n" }, [String(p.score)])])]));
     const summary = [
       h("span", {}, [h("b", {}, [p.name])].concat(badges)),
-      h("span", { class: "sk-pp", "data-testid": "sabika-score" }, [p.score + " PP"]),
-      h("span", { class: "sk-sum" }, [p.dinars + " Dinars · " + p.parias + " Parias · " + p.seals + " Seals"]),
+      h("span", { class: "sk-pp", "data-testid": "sabika-score" }, [t("{n} PP", {n: p.score})]),
+      h("span", { class: "sk-sum" }, [t("{dinars} Dinars · {parias} Parias · {seals} Seals",
+        {dinars: p.dinars, parias: p.parias, seals: p.seals})]),
     ];
     const attrs = { class: classes, "data-seat": String(p.seat), "data-testid": "sabika-player" };
     return card("player-" + p.seat, attrs, summary, [
       h("div", { class: "sk-facts" }, [
-        fact("Dinars", p.dinars), fact("Parias", p.parias), fact("Seals", p.seals),
-        fact("Sultan's Favour", p.favour), fact("Ships at home", p.ships_home),
-        fact("Balances", p.balances),
+        fact(t("Dinars"), p.dinars), fact(t("Parias"), p.parias), fact(t("Seals"), p.seals),
+        fact(t("Sultan's Favour"), p.favour), fact(t("Ships at home"), p.ships_home),
+        fact(t("Balances"), p.balances),
       ]),
-      h("h4", {}, ["Materials"]),
+      h("h4", {}, [t("Materials")]),
       h("div", { class: "sk-chips" }, p.materials.map(function (m) { return chip(m.name, m.count); })),
-      h("h4", {}, ["Goods and Raw Materials"]),
+      h("h4", {}, [t("Goods and Raw Materials")]),
       h("div", { class: "sk-chips" }, p.goods.concat(p.raws).map(function (m) { return chip(m.name, m.count); })),
       h("div", { class: "small muted" }, [store]),
-      h("h4", {}, ["Workers"]),
+      h("h4", {}, [t("Workers")]),
       h("ul", { class: "sk-list" }, p.workers.map(function (w) { return h("li", {}, [workerText(w)]); })),
-      h("h4", {}, ["Constructions, Poems, Cities"]),
+      h("h4", {}, [t("Constructions, Poems, Cities")]),
       h("ul", { class: "sk-list" }, [
-        h("li", {}, ["Major Constructions " + p.major_constructions + " · Minor Constructions " + p.minor_constructions]),
-        h("li", {}, ["Poems: blue " + p.poems.blue + " · red " + p.poems.red + " · grey " + p.poems.grey]),
-        h("li", {}, ["Ships in " + cities]),
-        p.starting_tile !== null ? h("li", {}, ["Starting Tile " + p.starting_tile]) : null,
+        h("li", {}, [t("Major Constructions {major} · Minor Constructions {minor}",
+          {major: p.major_constructions, minor: p.minor_constructions})]),
+        h("li", {}, [t("Poems: blue {blue} · red {red} · grey {grey}", p.poems)]),
+        h("li", {}, [t("Ships in {cities}", {cities: cities})]),
+        p.starting_tile !== null ? h("li", {}, [t("Starting Tile {n}", {n: p.starting_tile})]) : null,
       ]),
-      h("details", {}, [h("summary", {}, ["Score breakdown"]), breakdown]),
+      h("details", {}, [h("summary", {}, [t("Score breakdown")]), breakdown]),
     ], mine || wide);
   }
 
   function rondelCard(view, wide) {
     const rings = view.rondel.map(function (ring) {
       return h("div", {}, [
-        h("h4", {}, [ring.ring]),
+        h("h4", {}, [word(ring.ring)]),
         h("div", { class: "sk-ring" }, ring.squares.map(function (sq) {
           const who = sq.workers.map(function (w) {
+            const named = {player: w.name, worker: word(w.worker)};
             return h("span", { class: "sk-who" + (w.standing ? "" : " sk-lying") },
-              [w.name + "'s " + w.worker + (w.standing ? "" : " (lying)")]);
+              [w.standing ? t("{player}'s {worker}", named) : t("{player}'s {worker} (lying)", named)]);
           });
-          if (sq.sultan) { who.push(h("span", { class: "sk-who" }, ["Sultan's Worker" + (sq.sultan > 1 ? " ×" + sq.sultan : "")])); }
+          if (sq.sultan) {
+            who.push(h("span", { class: "sk-who" }, [sq.sultan > 1 ? t("Sultan's Worker ×{n}", {n: sq.sultan}) :
+              t("Sultan's Worker")]));
+          }
+          const secondary = (sq.secondary_say || sq.secondary).map(function (spot, i) { return say(spot, sq.secondary[i]); });
           return h("div", { class: "sk-square", "data-square": String(sq.n) }, [
-            h("b", {}, [sq.n + " " + sq.action]),
-            sq.secondary.length ? h("span", { class: "small muted" }, [" + " + sq.secondary.join(", ")]) : null,
+            h("b", {}, [sq.n + " " + word(sq.action)]),
+            secondary.length ? h("span", { class: "small muted" }, [" + " + secondary.join(", ")]) : null,
           ].concat(who));
         })),
       ]);
     });
     const tokens = view.raw_squares.map(function (s) {
-      return chip("Raw Material square " + s.n + ": " + (s.token || "empty"));
+      return textChip(t("Raw Material square {n}: {what}", {n: s.n, what: s.token ? word(s.token) : t("empty")}));
     }).concat(view.marble_squares.map(function (s) {
-      return chip("Marble square " + s.n + ": " + (s.marble ? "Marble" : "empty"));
+      return textChip(t("Marble square {n}: {what}", {n: s.n, what: s.marble ? word("Marble") : t("empty")}));
     }));
-    const body = view.rondel.length ? rings : [h("p", { class: "muted" }, ["The Rondel appears once the table has described it."])];
+    const body = view.rondel.length ? rings : [h("p", { class: "muted" }, [t("The Rondel appears once the table has described it.")])];
     const placed = view.rondel.reduce(function (n, ring) {
       return n + ring.squares.reduce(function (m, sq) { return m + sq.workers.length; }, 0);
     }, 0);
     return card("rondel", { class: "sk-card sk-wide", "data-testid": "sabika-rondel" },
-      ["Rondel", h("span", { class: "sk-sum" }, [placed + (placed === 1 ? " Worker out" : " Workers out")])],
+      [t("Rondel"), h("span", { class: "sk-sum" }, [placed === 1 ? t("{n} Worker out", {n: placed}) :
+        t("{n} Workers out", {n: placed})])],
       body.concat([h("div", { class: "sk-chips" }, tokens)]), wide);
   }
 
   function mapCard(view, wide) {
     const rows = view.map.cities.map(function (c) {
-      const ships = c.ships.map(function (s) { return s.name + (s.consolidated ? " (consolidated)" : ""); }).join(", ");
-      const what = [c.colour ? c.colour + " City" : null, c.demand ? "wants " + c.demand : null,
-        c.seal ? "Seal still here" : "Seal taken"].filter(Boolean).join(" · ");
-      return h("tr", {}, [h("td", {}, ["City " + c.n]), h("td", {}, [what, c.bonus ? h("div", { class: "small muted" }, ["City Bonus: " + c.bonus]) : null]),
-        h("td", {}, [ships || "—"])]);
+      const ships = c.ships.map(function (s) {
+        return s.consolidated ? t("{player} (consolidated)", {player: s.name}) : s.name;
+      }).join(", ");
+      const what = [c.colour ? t("{colour} City", {colour: word(c.colour)}) : null,
+        c.demand ? t("wants {good}", {good: word(c.demand)}) : null,
+        c.seal ? t("Seal still here") : t("Seal taken")].filter(Boolean).join(" · ");
+      const bonus = c.bonus ? h("div", { class: "small muted" }, [t("City Bonus: {bonus}", {bonus: say(c.bonus_say, c.bonus)})]) : null;
+      return h("tr", {}, [h("td", {}, [t("City {n}", {n: c.n})]), h("td", {}, [what, bonus]), h("td", {}, [ships || "—"])]);
     });
     const routes = view.map.routes.map(function (r) {
-      return h("li", {}, [r.from + " – " + r.to + ": " + (r.cost === null || r.cost === undefined ? "?" : r.cost) + " Dinars"]);
+      return h("li", {}, [t("{from} – {to}: {cost} Dinars", {from: say(r.from_say, r.from), to: say(r.to_say, r.to),
+        cost: r.cost === null || r.cost === undefined ? "?" : r.cost})]);
     });
     const ships = view.map.cities.reduce(function (n, c) { return n + c.ships.length; }, 0);
     return card("map", { class: "sk-card", "data-testid": "sabika-map" },
-      ["Map: Cities and trade routes", h("span", { class: "sk-sum" }, [ships + (ships === 1 ? " Ship out" : " Ships out")])], [
-      h("table", {}, [h("tr", {}, [h("th", {}, ["City"]), h("th", {}, ["Tile"]), h("th", {}, ["Ships"])])].concat(rows)),
-      h("details", {}, [h("summary", {}, ["Trade routes (" + routes.length + ")"]), h("ul", { class: "sk-list" }, routes)]),
+      [t("Map: Cities and trade routes"), h("span", { class: "sk-sum" }, [ships === 1 ? t("{n} Ship out", {n: ships}) :
+        t("{n} Ships out", {n: ships})])], [
+      h("table", {}, [h("tr", {}, [h("th", {}, [t("City")]), h("th", {}, [t("Tile")]), h("th", {}, [t("Ships")])])].concat(rows)),
+      h("details", {}, [h("summary", {}, [t("Trade routes ({n})", {n: routes.length})]), h("ul", { class: "sk-list" }, routes)]),
     ], wide);
   }
 
   function roundCard(view, wide) {
-    const tribute = view.tribute.map(function (t) {
-      return h("li", { class: t.round === view.round ? "sk-now" : "" },
-        ["End of round " + t.round + ": " + (t.parias === null || t.parias === undefined ? "?" : t.parias) + " Parias due" +
-          (t.round === view.round ? " (this round)" : "")]);
+    const tribute = view.tribute.map(function (r) {
+      const due = {n: r.round, parias: r.parias === null || r.parias === undefined ? "?" : r.parias};
+      return h("li", { class: r.round === view.round ? "sk-now" : "" },
+        [r.round === view.round ? t("End of round {n}: {parias} Parias due (this round)", due) :
+          t("End of round {n}: {parias} Parias due", due)]);
     });
     const wishes = view.wishes.map(function (w) {
-      return h("li", {}, [(w.scored ? "Scored " : "End of round " + w.round + ": ") + "Sultan's Wishes " + w.tile +
-        (w.counts ? " — " + w.counts : "")]);
+      const tile = w.scored ? t("Scored Sultan's Wishes {tile}", {tile: w.tile}) :
+        t("End of round {n}: Sultan's Wishes {tile}", {n: w.round, tile: w.tile});
+      return h("li", {}, [tile + (w.counts ? " — " + say(w.counts_say, w.counts) : "")]);
     });
     const d = view.displays;
+    const words = d.say || d;
+    function shown(list, english) { return list.map(function (m, i) { return say(m, english[i]); }); }
     const offer = [
-      ["Major Construction Tiles", d.major_tiles.I.concat(d.major_tiles.II)],
-      ["Minor Construction Cards", d.minor_cards], ["Minor Poems", d.minor_poems], ["Major Poems", d.major_poems],
-      ["Storehouse Tiles", d.storehouse_tiles[0].concat(d.storehouse_tiles[1] || [])], ["Trade Card", [d.trade_card]],
-    ].map(function (row) { return h("tr", {}, [h("td", {}, [row[0]]), h("td", {}, [row[1].join(", ") || "none"])]); });
-    const due = view.tribute.filter(function (t) { return t.round === view.round; })[0];
+      [t("Major Construction Tiles"), shown(words.major_tiles.I.concat(words.major_tiles.II), d.major_tiles.I.concat(d.major_tiles.II))],
+      [t("Minor Construction Cards"), shown(words.minor_cards, d.minor_cards)],
+      [t("Minor Poems"), shown(words.minor_poems, d.minor_poems)], [t("Major Poems"), shown(words.major_poems, d.major_poems)],
+      [t("Storehouse Tiles"), shown(words.storehouse_tiles[0].concat(words.storehouse_tiles[1] || []),
+        d.storehouse_tiles[0].concat(d.storehouse_tiles[1] || []))],
+      [t("Trade Card"), [say(words.trade_card, d.trade_card)]],
+    ].map(function (row) { return h("tr", {}, [h("td", {}, [row[0]]), h("td", {}, [row[1].join(", ") || t("none")])]); });
+    const due = view.tribute.filter(function (r) { return r.round === view.round; })[0];
     return card("round", { class: "sk-card", "data-testid": "sabika-round" },
-      ["Round " + view.round + " of " + view.rounds + " · Era " + view.era,
+      [t("Round {n} of {total} · Era {era}", {n: view.round, total: view.rounds, era: view.era}),
         h("span", { class: "sk-sum" }, [due && due.parias !== null && due.parias !== undefined ?
-          due.parias + " Parias due this round" : "Tribute, Wishes, offers"])], [
-      h("h4", {}, ["Tribute to the Catholic Monarchs"]), h("ul", { class: "sk-list" }, tribute),
-      h("h4", {}, ["Sultan's Wishes"]), h("ul", { class: "sk-list" }, wishes),
-      h("details", {}, [h("summary", {}, ["Palace works and cards on offer"]), h("table", {}, offer)]),
+          t("{n} Parias due this round", {n: due.parias}) : t("Tribute, Wishes, offers")])], [
+      h("h4", {}, [t("Tribute to the Catholic Monarchs")]), h("ul", { class: "sk-list" }, tribute),
+      h("h4", {}, [t("Sultan's Wishes")]), h("ul", { class: "sk-list" }, wishes),
+      h("details", {}, [h("summary", {}, [t("Palace works and cards on offer")]), h("table", {}, offer)]),
     ], wide);
+  }
+
+  function statusText(view) {
+    if (view.finished) {
+      const scores = view.players.map(function (p) { return p.name + " " + t("{n} PP", {n: p.score}); }).join(", ");
+      const names = {names: view.winners.map(function (s) { return view.players[s].name; }).join(t(" and "))};
+      return t("Final scores: {scores}", {scores: scores}) + " · " +
+        (view.winners.length === 1 ? t("{names} wins", names) : t("{names} share the win", names));
+    }
+    const round = {n: view.round, total: view.rounds, era: view.era, phase: say(view.phase_say, view.phase)};
+    return t("Round {n} of {total} · Era {era} · {phase}", round) +
+      (view.event ? " · " + t("Event {n} active", {n: view.event}) : "");
   }
 
   // `names` (the seats' names) is part of the page's contract; Sabika's view carries each player's name itself.
@@ -228,15 +276,8 @@
     const order = view.players.slice().sort(function (a, b) {
       return (a.seat === mine ? -1 : 0) - (b.seat === mine ? -1 : 0) || a.seat - b.seat;
     });
-    let status = "Round " + view.round + " of " + view.rounds + " · Era " + view.era + " · " + view.phase;
-    if (view.event) { status += " · Event " + view.event + " active"; }
-    if (view.finished) {
-      status = "Final scores: " + view.players.map(function (p) { return p.name + " " + p.score + " PP"; }).join(", ") +
-        " · " + view.winners.map(function (s) { return view.players[s].name; }).join(" and ") +
-        (view.winners.length === 1 ? " wins" : " share the win");
-    }
     const root = h("div", { class: "sk", "data-testid": "sabika-board" }, [
-      h("p", { class: "sk-status", "data-testid": "sabika-status" }, [status]),
+      h("p", { class: "sk-status", "data-testid": "sabika-status" }, [statusText(view)]),
       h("div", { class: "sk-players" }, order.map(function (p) {
         return playerCard(p, p.seat === mine, view.turn === p.seat, wide);
       })),
