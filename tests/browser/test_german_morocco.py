@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, Dialog, Page, Route, expect
 from companion.i18n import Msg
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_boards_taps import settled
-from tests.browser.test_german_round import english_left
+from tests.browser.test_german_round import english_left, german_phone_joins
 from tests.browser.test_morocco_game import QUICK_TAPS
 from tests.conftest import LiveServer
 from tests.web.http_table import HttpTable
@@ -97,16 +97,8 @@ def refused_for_another_player(route: Route) -> None:
 def test_a_german_phone_plays_a_round_of_morocco_with_no_english_on_screen(german: Page,
                                                                           live_server: LiveServer) -> None:
     page = german
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    table = HttpTable(live_server.url)
-    status, game = table.request("POST", "/api/games", {"game": "morocco", "players": PLAYERS, "seed": SEED})
-    assert status == 201, game
-    game_id = str(game["id"])
-    page.goto(f"{live_server.url}/games/{game_id}/join?pin={game['pin']}")
-    expect(page.locator("html")).to_have_attribute("lang", "de")
-    page.get_by_role("button", name="Beitreten").click()
-    page.wait_for_url(f"{live_server.url}/games/{game_id}")
+    table, game_id, errors = german_phone_joins(page, live_server,
+                                                {"game": "morocco", "players": PLAYERS, "seed": SEED})
     phone = Phone(page, table, game_id)
     phone.check("who-are-you")
     page.get_by_role("button", name="Gemeinsames Gerät: spielt für alle").click()

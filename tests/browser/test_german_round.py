@@ -88,19 +88,26 @@ class Round:
                                                                  timeout=10_000)
 
 
-def test_a_german_phone_plays_a_whole_round_with_no_english_on_screen(german: Page,
-                                                                      live_server: LiveServer) -> None:
-    page = german
+def german_phone_joins(page: Page, live_server: LiveServer, body: dict[str, Any]) -> tuple[HttpTable, str, list[str]]:
+    """Create a game (``body`` as ``POST /api/games`` takes it) and join it on the German ``page`` with its
+    PIN: the table's API client, the game's id and the page's console errors (collected from now on)."""
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     table = HttpTable(live_server.url)
-    status, game = table.request("POST", "/api/games", {"players": PLAYERS, "seed": SEED})
+    status, game = table.request("POST", "/api/games", body)
     assert status == 201, game
     game_id = str(game["id"])
     page.goto(f"{live_server.url}/games/{game_id}/join?pin={game['pin']}")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     page.get_by_role("button", name="Beitreten").click()
     page.wait_for_url(f"{live_server.url}/games/{game_id}")
+    return table, game_id, errors
+
+
+def test_a_german_phone_plays_a_whole_round_with_no_english_on_screen(german: Page,
+                                                                      live_server: LiveServer) -> None:
+    page = german
+    table, game_id, errors = german_phone_joins(page, live_server, {"players": PLAYERS, "seed": SEED})
     expect(page.get_by_role("heading", name="Wer bist du?")).to_be_visible()
     play = Round(page, table, game_id)
     play.check("who-are-you")

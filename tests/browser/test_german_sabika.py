@@ -25,11 +25,10 @@ from playwright.sync_api import Browser, Page, expect
 from companion.sabika.simulate import random_profile
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_boards_taps import settled
-from tests.browser.test_german_round import english_left
+from tests.browser.test_german_round import english_left, german_phone_joins
 from tests.browser.test_sabika_game import fits
 from tests.conftest import LiveServer
 from tests.sabika.helpers import BASE_PROFILE
-from tests.web.http_table import HttpTable
 
 pytestmark = pytest.mark.browser
 
@@ -66,17 +65,9 @@ def no_english(page: Page, what: str, *, everything: bool = False) -> None:
 def test_a_german_phone_plays_a_round_of_sabika_with_no_english_on_screen(german: Page,
                                                                           live_server: LiveServer) -> None:
     page = german
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    table = HttpTable(live_server.url)
-    status, game = table.request("POST", "/api/games", {"game": "sabika", "players": PLAYERS, "seed": SEED,
-                                                        "options": {"profile": random_profile(2, SEED, BASE_PROFILE)}})
-    assert status == 201, game
-    game_id = str(game["id"])
-    page.goto(f"{live_server.url}/games/{game_id}/join?pin={game['pin']}")
-    expect(page.locator("html")).to_have_attribute("lang", "de")
-    page.get_by_role("button", name="Beitreten").click()
-    page.wait_for_url(f"{live_server.url}/games/{game_id}")
+    table, game_id, errors = german_phone_joins(page, live_server, {
+        "game": "sabika", "players": PLAYERS, "seed": SEED,
+        "options": {"profile": random_profile(2, SEED, BASE_PROFILE)}})
     page.get_by_role("button", name="Gemeinsames Gerät: spielt für alle").click()
     expect(page.locator("#who-line")).to_have_text("Gemeinsames Gerät")
     expect(page.get_by_test_id("sabika-status")).to_contain_text("Runde 1 von 5 · Epoche I")
