@@ -127,6 +127,8 @@ def test_boards_turn_cues_and_season_screen_on_a_phone_and_a_tablet(
         assert page.title().startswith("● Your turn — ")
         assert page.evaluate("window.__buzzes") == 1
         expect(page.locator(".picker")).to_be_in_viewport()
+        picker, bar = page.locator(".picker").bounding_box(), page.locator("#turnbar").bounding_box()
+        assert picker and bar and picker["y"] >= bar["y"] + bar["height"] - 1, "the turn bar hides the picker's top"
         expect(page.locator("#game")).to_have_attribute("data-wake-lock", re.compile("held|refused|unsupported"))
         shot(page, "phone-your-turn-select")
 

@@ -296,6 +296,9 @@ def marrakesh_game(phone: Phone, table: HttpTable, game: dict[str, Any]) -> None
     view = fast_forward(table, game_id, lambda v: (v["pending"] or {}).get("kind") == "question")
     settled([page], table, game_id)
     expect(page.locator("#screen .pv-question .pv-submit")).to_be_visible()
+    # a provision tile's demand before any tap (all steppers at 0): a step to take, not a wrong value
+    expect(page.locator("#screen .pv-question")).to_contain_text("Versorgungsplättchen 5: die Ressourcen")
+    expect(page.locator("#screen .pv-question .pv-msg")).to_have_text("Stelle ein, was dort aufgedruckt ist.")
     phone.check("value-question", full_page=False)
     fast_forward(table, game_id, season_scored)
     settled([page], table, game_id)

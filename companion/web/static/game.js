@@ -673,7 +673,16 @@
     const activated = !navigator.userActivation || navigator.userActivation.hasBeenActive;
     if (navigator.vibrate && activated) { navigator.vibrate([200, 100, 200]); }
     const choices = document.querySelector("#screen .options, #screen .picker, #screen .pv-question") || document.getElementById("screen");
-    choices.scrollIntoView({block: "center"});
+    showBelowTurnBar(choices);
+  }
+  // Centre ``el`` in the room the sticky turn bar leaves; one taller than that room starts just below
+  // the bar (centring it in the whole window would hide its top under the bar).
+  function showBelowTurnBar(el) {
+    const bar = document.getElementById("turnbar");
+    const top = bar ? bar.offsetHeight : 0;  // sticky: once scrolled to, the bar sits at the window's top
+    const r = el.getBoundingClientRect();
+    const room = window.innerHeight - top;
+    window.scrollTo({top: window.scrollY + r.top - top - Math.max(0, (room - r.height) / 2)});
   }
 
   // -- the screen stays awake during a game (Wake Lock API; skipped quietly where the browser has none) --

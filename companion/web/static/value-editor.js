@@ -171,8 +171,12 @@ window.KeshiValueEditor = (function () {
         return t("Type a number.");
       }
       if (spec.options.some(function (o) { return same(o, value); })) { return null; }
-      return kind === "number" ? t("{value} is not possible here: {low} to {high}", {value: text(value),
-        low: text(Math.min.apply(null, spec.options)), high: text(Math.max.apply(null, spec.options))}) :
+      if (kind === "number") {
+        return t("{value} is not possible here: {low} to {high}", {value: text(value),
+          low: text(Math.min.apply(null, spec.options)), high: text(Math.max.apply(null, spec.options))});
+      }
+      // Nothing chosen yet (an all-zero tile) is a step still to take, not a wrong value.
+      return text(value) === t("nothing") ? t("Set what is printed there.") :
         t("{value} is not possible here.", {value: text(value)});
     }
     function refresh() {
