@@ -44,7 +44,7 @@
     ".sk-sum { font-size: 15px; font-weight: 400; color: var(--muted, #a9b0bb); }",
     ".sk table { width: 100%; border-collapse: collapse; font-size: 15px; }",
     ".sk td, .sk th { padding: 3px 4px; border-bottom: 1px solid #333; text-align: left; vertical-align: top; }",
-    ".sk td.n { text-align: right; font-variant-numeric: tabular-nums; }",
+    ".sk td.n, .sk th.n { text-align: right; font-variant-numeric: tabular-nums; }",
     ".sk-now { font-weight: 700; }",
   ].join("\n");
 
