@@ -258,7 +258,8 @@ def test_answer_the_open_question() -> None:
 
 
 def test_answer_with_an_option() -> None:
-    rejected(question_game(), Answer("river.space.1", "waterfall"), IllegalAnswer, "'waterfall' is not a possible")
+    rejected(question_game(), Answer("river.space.1", "waterfall"), IllegalAnswer,
+             "waterfall is not a possible answer to 'What is river space 1")
 
 
 def test_no_question_open() -> None:
