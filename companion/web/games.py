@@ -472,10 +472,9 @@ class GameService:
             data = adapter.to_json(action)
             game = live.game
             before = adapter.scores(game)
-            describe_say = getattr(adapter, "describe_say", None)  # the line as a message, where an adapter words it
             try:  # worded from the game as it is; an action too malformed to word is refused by apply
                 text: str | None = adapter.describe(game, data)
-                said: Msg | None = describe_say(game, data) if describe_say is not None else None
+                said: Msg | None = adapter.describe_say(game, data)
             except Exception:  # noqa: BLE001 - the engine's refusal below is the message people need
                 text, said = None, None
             game.apply(action)  # raises the engine's RuleError with the state unchanged
@@ -906,14 +905,12 @@ def _seed(form: dict[str, Any]) -> int:
 def _table_lines(
     adapter: kinds.TableGame, setup: dict[str, Any], actions: list[dict[str, Any]]
 ) -> list[tuple[str, dict[str, Any] | None]]:
-    """The log line of each action of an imported table game, in English and as a message where the
-    adapter words one (worded by replaying it step by step)."""
+    """The log line of each action of an imported table game, in English and as a message (worded by
+    replaying it step by step)."""
     game = adapter.replay(setup, [])
-    describe_say = getattr(adapter, "describe_say", None)
     lines: list[tuple[str, dict[str, Any] | None]] = []
     for data in actions:
-        lines.append((adapter.describe(game, data),
-                      describe_say(game, data).to_json() if describe_say is not None else None))
+        lines.append((adapter.describe(game, data), adapter.describe_say(game, data).to_json()))
         game.apply(adapter.parse_action(data))
     return lines
 

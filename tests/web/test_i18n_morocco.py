@@ -39,6 +39,7 @@ from companion.morocco import (
     action_from_dict,
     action_to_dict,
 )
+from companion.morocco.board import stall_of
 from companion.morocco.game import LINES
 from companion.morocco.log import write_log
 from companion.morocco.simulate import RandomPlayer, play_random_game
@@ -107,6 +108,34 @@ def play(players: int, seed: int) -> Iterator[tuple[Game, dict[str, Any] | None,
     yield game, None, []
 
 
+def line_as_worded_before(before: Game, action: dict[str, Any]) -> str:
+    """The English log line as the dashboard wrote it before the lines became messages (the oracle that
+    keeps the stored log's English unchanged)."""
+    kind = action["type"]
+    if kind == "answer":
+        prompt = (before.pending or {}).get("prompt", "the question")
+        return f"The table answers “{prompt}”: {action['value']}"
+    who = before.name(int(action["player"]))
+    if kind == "roll":
+        return f"{who} rolls the market die: {action['face']}"
+    if kind == "scout":
+        return f"{who} moves the rooftop pawn to {adapter.scout_words(before, int(action['space'])).lower()}"
+    if kind == "place":
+        label, _path, _group = adapter.action_words(before, action)
+        row, column = before.cost(stall_of(adapter._index(action["space"])))
+        return f"{who} places {label} (pays {row} + {column})"
+    if kind == "pass":
+        return f"{who} cannot place a worker and passes"
+    if kind == "end_turn":
+        return f"{who} ends the turn"
+    if kind == "swap":
+        a, b = action["lines"]
+        return f"{who} spends a gold coin to swap the cubes of {adapter._line_words(a)} and {adapter._line_words(b)}"
+    pending = before.pending or {}
+    option = adapter.option_words(before, pending, action.get("option")).lower()
+    return f"{who} chooses {option} (“{pending.get('prompt', '')}”)"
+
+
 def worded(game: Game, action: dict[str, Any] | None) -> list[Msg]:
     """Every message the dashboard shows of this position and this move (and checks their English)."""
     choices = adapter.choices(game)
@@ -124,7 +153,7 @@ def worded(game: Game, action: dict[str, Any] | None) -> list[Msg]:
         said.append(Msg.from_json(board["end_reason_say"]))
     if action is not None:
         line = adapter.describe_say(game, action)
-        assert line.english() == adapter.describe(game, action)
+        assert line.english() == adapter.describe(game, action) == line_as_worded_before(game, action)
         said.append(line)
     return said
 

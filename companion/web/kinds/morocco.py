@@ -267,34 +267,12 @@ def _capital(corner: Any) -> Msg:
 
 
 def describe(before: Game, action: dict[str, Any]) -> str:
-    """One log line for ``action`` applied to ``before`` (the game as it was)."""
-    kind = action["type"]
-    if kind == "answer":
-        prompt = (before.pending or {}).get("prompt", "the question")
-        return f"The table answers “{prompt}”: {action['value']}"
-    who = before.name(int(action["player"]))
-    if kind == "roll":
-        return f"{who} rolls the market die: {action['face']}"
-    if kind == "scout":
-        return f"{who} moves the rooftop pawn to {scout_words(before, int(action['space'])).lower()}"
-    if kind == "place":
-        label, _path, _group = action_words(before, action)
-        row, column = before.cost(board.stall_of(_index(action["space"])))
-        return f"{who} places {label} (pays {row} + {column})"
-    if kind == "pass":
-        return f"{who} cannot place a worker and passes"
-    if kind == "end_turn":
-        return f"{who} ends the turn"
-    if kind == "swap":
-        a, b = action["lines"]
-        return f"{who} spends a gold coin to swap the cubes of {_line_words(a)} and {_line_words(b)}"
-    pending = before.pending or {}
-    option = option_words(before, pending, action.get("option")).lower()
-    return f"{who} chooses {option} (“{pending.get('prompt', '')}”)"
+    """One log line for ``action`` applied to ``before`` (the game as it was), in English: the stored log."""
+    return describe_say(before, action).english()
 
 
 def describe_say(before: Game, action: dict[str, Any]) -> Msg:
-    """``describe`` as a message (the same line; the page renders it in its language)."""
+    """The log line of ``action`` applied to ``before`` as a message (each page renders it in its language)."""
     kind = action["type"]
     pending = before.pending or {}
     if kind == "answer":
