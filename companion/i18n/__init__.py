@@ -8,7 +8,7 @@ response reads the language of the phone that asked. ``companion.i18n.web`` wire
 """
 
 from companion.i18n.catalogs import LANGUAGES, compile_catalogs, translations
-from companion.i18n.text import LOCALE, Msg, use_locale, word
+from companion.i18n.text import LOCALE, Msg, as_msg, error_words, use_locale, word
 from companion.i18n.words import (
     claim_name,
     colour_name,
@@ -24,9 +24,11 @@ __all__ = [
     "LANGUAGES",
     "LOCALE",
     "Msg",
+    "as_msg",
     "claim_name",
     "colour_name",
     "compile_catalogs",
+    "error_words",
     "figure_name",
     "path_name",
     "phase_name",

@@ -92,6 +92,17 @@ class Msg:
         return hash((self.text, self.context))
 
 
+def error_words(exc: BaseException) -> Msg | str:
+    """What an error says: the ``Msg`` it was raised with (said in the reader's language) or its text."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, Msg) else str(exc)
+
+
+def as_msg(text: Msg | str) -> Msg:
+    """``text`` as a message (a text made outside the catalog, e.g. by a library, is shown as it is)."""
+    return text if isinstance(text, Msg) else Msg("{problem}", problem=text)
+
+
 def _rendered(value: Any, locale: str) -> Any:
     if isinstance(value, Msg):
         return value.render(locale)

@@ -33,7 +33,7 @@ from typing import Any
 from companion import COLOURS
 from companion.errors import ConfigError, KeshiError
 from companion.events import EventBus
-from companion.i18n import Msg
+from companion.i18n import Msg, as_msg, error_words
 from companion.store import Store
 from companion.tower.model import SimulatedTower, TossOutcome, TowerParams, drop_times_ms
 from companion.tower.record import ColourCounts, TossRecord, colour_counts, save_toss
@@ -78,18 +78,7 @@ FIRMWARE_FAULTS: dict[str, Msg] = {
 def _firmware_fault(kind: str, english: str, **values: str) -> Msg:
     """A firmware fault in player words: its known message (with ``values``), else its English as it came."""
     known = FIRMWARE_FAULTS.get(kind)
-    return Msg(known.text, **values) if known is not None else _as_msg(english)
-
-
-def _said(exc: BaseException) -> Msg | str:
-    """What an error says: the ``Msg`` it was raised with (said in the reader's language) or its text."""
-    first = exc.args[0] if exc.args else None
-    return first if isinstance(first, Msg) else str(exc)
-
-
-def _as_msg(text: Msg | str) -> Msg:
-    """``text`` as a message (a text made outside the catalog, e.g. by a library, is shown as it is)."""
-    return text if isinstance(text, Msg) else Msg("{problem}", problem=text)
+    return Msg(known.text, **values) if known is not None else as_msg(english)
 
 
 def next_contents(before: Mapping[str, int], pieces_in: Mapping[str, int], out: Mapping[str, int]) -> ColourCounts:
@@ -215,9 +204,9 @@ class TowerService:
                 self._fault("camera_uncalibrated", missing_calibration(self.instance_dir),
                             Msg("the tower's camera has no calibration yet: calibrate it in Setup → Calibrate camera"))
         except (KeshiError, OSError) as exc:
-            self._camera_problem = Msg("the tower's camera could not be opened: {problem}", problem=_said(exc))
+            self._camera_problem = Msg("the tower's camera could not be opened: {problem}", problem=error_words(exc))
             self._fault("camera_unavailable", str(exc), Msg("the tower's camera could not be opened ({problem})",
-                                                            problem=_said(exc)))
+                                                            problem=error_words(exc)))
         finally:
             self.camera_ready.set()
 
@@ -429,7 +418,7 @@ class TowerService:
         except KeshiError as exc:  # the game refused the toss (e.g. a result still waits): say why
             log.info("toss button refused: %s", exc)  # ... on that game's phones (its stream forwards it)
             self.bus.publish("tower.refused", {"source": "button", "message": str(exc),
-                                               "say": _as_msg(_said(exc)).to_json(),
+                                               "say": as_msg(error_words(exc)).to_json(),
                                                "game_id": getattr(exc, "game_id", None)})
 
     def _random_handful(self) -> ColourCounts:
@@ -566,7 +555,7 @@ class TowerService:
         except Exception as exc:  # a failure here must not kill the tower: report it, go on
             log.exception("toss %s could not be finished", toss.toss_id)
             self._fault("toss_failed", Msg("toss {toss} could not be recorded: {problem}", toss=toss.toss_id,
-                                           problem=_said(exc)), toss_id=toss.toss_id)
+                                           problem=error_words(exc)), toss_id=toss.toss_id)
         finally:
             with self._lock:
                 self._current = None
@@ -580,7 +569,7 @@ class TowerService:
         except Exception as exc:  # any camera or detector failure
             log.exception("toss %s could not be counted", toss.toss_id)
             self._fault("capture_failed", Msg("toss {toss} could not be counted: {problem}", toss=toss.toss_id,
-                                              problem=_said(exc)))
+                                              problem=error_words(exc)))
             return None, None
 
     def _count(self, toss: _Toss) -> tuple[Any, CameraCount | None]:
@@ -604,7 +593,7 @@ class TowerService:
         except KeshiError as exc:
             log.warning("%s", exc)
             self._fault("snapshot_failed", str(exc), Msg("the toss's picture could not be saved ({problem})",
-                                                         problem=_said(exc)))
+                                                         problem=error_words(exc)))
             return None
         return relative
 
@@ -654,5 +643,5 @@ class TowerService:
         Assistant) and the same in player words as ``say`` (``Msg.to_json``), which a phone shows in its
         own language. ``say`` defaults to ``message`` when that is already a ``Msg``."""
         english = message.english() if isinstance(message, Msg) else message
-        said = (say or _as_msg(message)).to_json()
+        said = (say or as_msg(message)).to_json()
         self.bus.publish("tower.fault", {"kind": kind, "message": english, "say": said, **extra})

@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.errors import KeshiError
 from companion.events import EventBus
-from companion.i18n import Msg
+from companion.i18n import Msg, as_msg, error_words
 from companion.tower.record import load_toss
 from companion.tower.service import TowerService
 from companion.web import snapshots
@@ -133,7 +133,7 @@ class TowerLink:
         try:
             self.games.start_toss(game_id, None, claim, source="beam")
         except KeshiError as exc:
-            said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else Msg("{problem}", problem=str(exc))
+            said = as_msg(error_words(exc))
             self.bus.publish("tower.refused", {"source": "beam", "message": said.english(), "say": said.to_json(),
                                                "game_id": game_id})
 
