@@ -134,10 +134,10 @@ class LiveGame:
     view_cache: tuple[int, dict[str, Any], str] | None = None
     #: which game this is (``companion.web.kinds``); only Marrakesh has the tower
     kind: str = MARRAKESH
-    #: a table game's log line of each action in ``game.log`` (what Undo names)
-    labels: list[str] = field(default_factory=list)
-    #: the same lines as messages (``Msg.to_json``), so Undo names the action in each phone's language
-    says: list[dict[str, Any] | None] = field(default_factory=list)
+    #: a table game's log line of each action in ``game.log`` (what Undo names): its English and the same
+    #: line as a message (``Msg.to_json``, None in a game stored before lines were kept as messages), so
+    #: Undo names the action in each phone's language
+    lines: list[tuple[str, dict[str, Any] | None]] = field(default_factory=list)
 
     @property
     def names(self) -> list[str]:
@@ -146,14 +146,19 @@ class LiveGame:
         return [str(p["name"]) for p in self.game.to_dict()["players"]]
 
     @property
+    def labels(self) -> list[str]:
+        """A table game's log lines in English, one per action."""
+        return [label for label, _ in self.lines]
+
+    @property
     def last_label(self) -> str | None:
         """A table game's log line of its last action (None at the start)."""
-        return self.labels[-1] if self.labels and self.game.log else None
+        return self.lines[-1][0] if self.lines and self.game.log else None
 
     @property
     def last_say(self) -> Msg | str:
         """The last action's log line as a message (its English where no message was kept)."""
-        said = self.says[-1] if self.says and self.game.log else None
+        said = self.lines[-1][1] if self.lines and self.game.log else None
         return Msg.from_json(said) if said else self.last_label or "the last action"
 
     def who(self, seat: Any) -> str | Msg:
@@ -285,8 +290,7 @@ class GameService:
         game_id = uuid.uuid4().hex[:10]
         pin = f"{secrets.randbelow(10_000):04d}"
         lines = lines or []
-        live = LiveGame(game_id, title, seating, pin, len(actions), game, kind=kind,
-                        labels=[label for label, _ in lines], says=[said for _, said in lines])
+        live = LiveGame(game_id, title, seating, pin, len(actions), game, kind=kind, lines=list(lines))
         if kind == MARRAKESH and not game.finished:  # a game starts with an empty tower: the table empties it
             believed = self.tower.contents() if self.tower is not None else {}
             live.tower_check = {"needed": True, "believed_inside": {c: n for c, n in believed.items() if n},
@@ -326,22 +330,20 @@ class GameService:
             row = rows[0]
             kind = str(row["kind"])
             actions: list[dict[str, Any]] = []
-            labels: list[str] = []  # a table game's log lines (Marrakesh words its undo from the action)
-            says: list[dict[str, Any] | None] = []
+            # a table game's log lines (Marrakesh words its undo from the action itself)
+            lines: list[tuple[str, dict[str, Any] | None]] = []
             for entry in self.store.query(
                 "SELECT kind, action, meta FROM game_log WHERE game_id = ? ORDER BY seq", (game_id,)
             ):
                 if entry["kind"] == "undo":
                     actions.pop()
                     if kind != MARRAKESH:
-                        labels.pop()
-                        says.pop()
+                        lines.pop()
                 else:
                     actions.append(json.loads(entry["action"]))
                     if kind != MARRAKESH:
                         meta = json.loads(entry["meta"] or "{}")
-                        labels.append(str(meta.get("label", "")))
-                        says.append(meta.get("say"))
+                        lines.append((str(meta.get("label", "")), meta.get("say")))
             if kind == MARRAKESH:
                 game = engine.replay(json.loads(row["setup"]), actions)
             else:
@@ -350,7 +352,7 @@ class GameService:
                             json.loads(row["tower_result"]) if row["tower_result"] else None,
                             json.loads(row["tower_check"]) if row["tower_check"] else None,
                             json.loads(row["season_scoring"]) if row["season_scoring"] else None,
-                            kind=kind, labels=labels, says=says)
+                            kind=kind, lines=lines)
             self._games[game_id] = live
             return live
 
@@ -490,8 +492,7 @@ class GameService:
             except BaseException:
                 game.undo()
                 raise
-            live.labels.append(text)
-            live.says.append(line)
+            live.lines.append((text, line))
             table_profile.keep(self.store, adapter, live.id, data)
         self._announce(live.id, outcome.event_id)
         return outcome
@@ -516,8 +517,7 @@ class GameService:
             except BaseException:
                 live.game.apply(adapter.parse_action(taken))
                 raise
-            live.labels.pop()
-            live.says.pop()
+            live.lines.pop()
             table_profile.drop(self.store, adapter, live.id, taken)
         self._announce(live.id, outcome.event_id)
         return outcome
