@@ -290,8 +290,10 @@ class Publisher:
         self._saved, self._saved_at = self.acked, time.monotonic()
 
     def _publish_state(self) -> None:
-        self._client.publish(self._topic("state"), json.dumps(self.state.message()), qos=1, retain=True)
+        """Send the state message; the next one is due first, so a change noted while this one is
+        being built (a toss stored meanwhile) makes it due at once again instead of being lost."""
         self._state_due = time.monotonic() + STATE_INTERVAL_S
+        self._client.publish(self._topic("state"), json.dumps(self.state.message()), qos=1, retain=True)
 
     def _state_changed(self) -> None:
         self._state_due = 0.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from companion.app import create_app
 from companion.errors import ConfigError
+from companion.events import EventBus
 from companion.fairness.simulate import simulate_into_store
 from companion.hub.messages import MessageError, add_message
 from companion.hub.store import Batch
@@ -182,3 +184,39 @@ def test_a_message_the_broker_refuses_is_kept_and_sent_once_allowed(tmp_path: Pa
         watcher.close()
         store.close()
         broker.close()
+
+
+@needs_servers
+def test_a_toss_stored_while_the_state_is_being_sent_is_published_at_once(
+    tmp_path: Path, broker: Mosquitto, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(tmp_path / "pi.sqlite3")
+    bus = EventBus()
+    watcher = Watcher(broker, "keshi/table_6/state")
+    settings = publisher_settings({"broker": broker.url, "username": broker.username,
+                                   "password": broker.password, "discovery_prefix": None}, "Table 6")
+    assert settings is not None
+    publisher = Publisher(settings, store, bus, poll_s=0.05)
+    build = publisher.state.message
+    landed = threading.Event()
+
+    def built_then_a_toss_lands() -> dict[str, object]:
+        """The first state message is built just before a toss is stored and announced."""
+        message = build()
+        if not landed.is_set():
+            landed.set()
+            simulate_into_store(store, 1, TowerParams(), seed=4, tower="Table 6")
+            bus.publish("toss.result", {"toss_id": "just-stored"})
+            time.sleep(1.0)  # the bus thread notes the change before that first message is sent
+        return message
+
+    monkeypatch.setattr(publisher.state, "message", built_then_a_toss_lands)
+    try:
+        publisher.start()
+        # far sooner than the 30 s refresh: the change noted meanwhile sends the state again
+        assert watcher.wait_for(lambda w: json.loads(w.latest.get("keshi/table_6/state", b"{}")).get("tosses") == 1,
+                                timeout=5)
+    finally:
+        publisher.stop()
+        watcher.close()
+        store.close()
