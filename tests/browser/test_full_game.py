@@ -20,7 +20,9 @@ from tests.conftest import LiveServer
 
 pytestmark = pytest.mark.browser
 
-WATCHER_DEADLINE_MS = 1000
+#: The page has no polling fallback, so any update a watcher shows came by push; how fast is
+#: measured by ``make bench-web`` (SSE latency), never here, where a busy CI machine sets the pace.
+WATCHER_WAIT_MS = 5000
 MAX_STEPS = 600
 
 
@@ -159,15 +161,15 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
             take_first_legal_option(host, corrected)
             expect(game).not_to_have_attribute("data-event-id", event_id, timeout=10_000)
             expect(game).not_to_have_attribute("data-busy", "yes", timeout=10_000)  # a one-tap choice sends two
-            # every change (an action, a tower result) reaches the watching phone within a second
+            # every change (an action, a tower result) reaches the watching phone, pushed
             latest = game.get_attribute("data-event-id") or ""
-            expect(watcher.locator("#game")).to_have_attribute("data-event-id", latest, timeout=WATCHER_DEADLINE_MS)
+            expect(watcher.locator("#game")).to_have_attribute("data-event-id", latest, timeout=WATCHER_WAIT_MS)
             assert not watcher.locator("#screen button").count()  # watchers get no action buttons
 
         expect(host.locator("#screen-title")).to_have_text("Final scoring")
         expect(host.locator(".winner")).to_contain_text("win")
         screenshot(host, "game-12-final-scoring")
-        expect(watcher.locator(".winner")).to_have_text(host.locator(".winner").inner_text(), timeout=1000)
+        expect(watcher.locator(".winner")).to_have_text(host.locator(".winner").inner_text(), timeout=WATCHER_WAIT_MS)
         screenshot(watcher, "game-13-watcher-final")
         view = live_server.get_json(game_url.replace(live_server.url, "").replace("/games/", "/api/games/"))
         assert view["finished"] and int(str(view["actions"])) > 100
