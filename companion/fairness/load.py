@@ -36,7 +36,7 @@ import numpy.typing as npt
 from companion import COLOURS
 from companion.errors import KeshiError
 from companion.fairness.two_rate import Counts
-from companion.i18n import Msg, colour_name
+from companion.i18n import Msg, colour_name, render_words
 from companion.store import Store
 from companion.tower.record import toss_filter
 
@@ -438,7 +438,7 @@ def _parse_page(rows: Sequence[Sequence[object]], ids: dict[object, object]) -> 
         return data
     aside = tuple(
         SetAside(str(columns[1][r]), float(data.started_at[r]), str(data.layer[r]),
-                 _optional_str(data.game_id[r]), _optional_str(data.session_id[r]), _english(reason),
+                 _optional_str(data.game_id[r]), _optional_str(data.session_id[r]), render_words(reason, "en"),
                  reason if isinstance(reason, Msg) else None)
         for r, reason in sorted(problems.items())
     )
@@ -471,10 +471,6 @@ def _impossible_reason(
                "have fallen only now)", **counts)
 
 
-def _english(reason: str | Msg) -> str:
-    return reason.english() if isinstance(reason, Msg) else reason
-
-
 def _optional_str(value: object) -> str | None:
     return None if value is None else str(value)
 
@@ -499,7 +495,7 @@ def colour_grid(texts: Sequence[str]) -> IntGrid:
     problems: dict[int, str | Msg] = {}
     grid = _lenient_grid(texts, "stored", problems)
     if problems:
-        raise TossLogError(f"toss #{min(problems) + 1}: {_english(problems[min(problems)])}")
+        raise TossLogError(f"toss #{min(problems) + 1}: {render_words(problems[min(problems)], 'en')}")
     return grid
 
 
@@ -546,7 +542,7 @@ def drop_times(texts: Sequence[str]) -> tuple[npt.NDArray[np.int64], FloatArray]
     problems: dict[int, str | Msg] = {}
     result = _lenient_drop_times(texts, problems)
     if problems:
-        raise TossLogError(f"toss #{min(problems) + 1}: {_english(problems[min(problems)])}")
+        raise TossLogError(f"toss #{min(problems) + 1}: {render_words(problems[min(problems)], 'en')}")
     return result
 
 

@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 
 from companion import COLOURS
 from companion.fairness.report import FairnessReport
-from companion.i18n import Msg, colour_name
+from companion.i18n import Msg, colour_name, render_words
 
 #: Approximate keshi paint colours (for the swatches; names always accompany them).
 KESHI_HEX: dict[str, str] = {
@@ -60,7 +60,7 @@ def release_rate_plot(report: FairnessReport, locale: str = "en") -> str:
         if summary.release.rate is not None:
             ax.plot(summary.release.rate, y, marker="o", markersize=9, color=KESHI_HEX[colour],
                     markeredgecolor="#000000")
-    names = {c: _said(colour_name(c), locale) for c in rows}
+    names = {c: render_words(colour_name(c), locale) for c in rows}
     labels = [Msg("{colour}  (flagged)", colour=names[c]).render(locale) if report.colours[c].flagged else names[c]
               for c in rows]
     ax.set_yticks(range(len(rows)), labels)
@@ -101,7 +101,7 @@ def contents_plot(report: FairnessReport, locale: str = "en") -> str:
     x = range(len(trace.labels))
     bottom = [0] * len(trace.labels)
     for colour in COLOURS:
-        name = _said(colour_name(colour), locale)
+        name = render_words(colour_name(colour), locale)
         heights = trace.held_after[colour]
         if not any(heights):
             continue
@@ -118,11 +118,6 @@ def contents_plot(report: FairnessReport, locale: str = "en") -> str:
     if any(bottom):
         ax.legend(fontsize=7, ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return _data_uri(fig)
-
-
-def _said(text: Msg | str, locale: str) -> str:
-    """A word in ``locale`` (a name without a translation is shown as it is)."""
-    return text.render(locale) if isinstance(text, Msg) else text
 
 
 def all_plots(report: FairnessReport, locale: str = "en") -> dict[str, str]:

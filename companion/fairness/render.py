@@ -28,7 +28,7 @@ from companion.fairness.layer_comparison import Difference
 from companion.fairness.report import FairnessReport
 from companion.fairness.two_rate import RateFit
 from companion.fairness.verdict import DIRECTION_WORDS, TOPICS, percent_say
-from companion.i18n import Msg, colour_name, translations, word
+from companion.i18n import Msg, colour_name, render_words, translations, word
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 REPORT_TEMPLATE = "fairness/report.html"
@@ -128,7 +128,7 @@ def html_context(report: FairnessReport, locale: str = "en") -> dict[str, Any]:
         return Markup(catalog.gettext(text)) % values
 
     def say(message: Msg | str) -> str:
-        return message.render(locale) if isinstance(message, Msg) else message
+        return render_words(message, locale)
 
     def count(n: int) -> str:
         grouped = f"{n:,}"

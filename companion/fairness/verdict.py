@@ -35,7 +35,7 @@ from companion.fairness.sequential import (
     SequentialTests,
     StagePower,
 )
-from companion.i18n import Msg, colour_name, word
+from companion.i18n import Msg, colour_name, render_words, word
 
 NOT_ENOUGH = "not enough data yet"
 NO_BIAS = "no colour bias detected"
@@ -251,8 +251,7 @@ def _more(stage: StagePower | None, check: int | None, where: str | None, any_la
 
 def format_percent(p: float | None) -> str:
     """A chance for people: "44 %", "over 99 %" (never a rounded-up certainty), or a dash."""
-    said = percent_say(p)
-    return said.english() if isinstance(said, Msg) else said
+    return render_words(percent_say(p), "en")
 
 
 def percent_say(p: float | None) -> Msg | str:

@@ -8,7 +8,7 @@ response reads the language of the phone that asked. ``companion.i18n.web`` wire
 """
 
 from companion.i18n.catalogs import LANGUAGES, compile_catalogs, translations
-from companion.i18n.text import LOCALE, Msg, as_msg, error_words, use_locale, word
+from companion.i18n.text import LOCALE, Msg, as_msg, error_words, render_words, use_locale, word
 from companion.i18n.words import (
     claim_name,
     colour_name,
@@ -32,6 +32,7 @@ __all__ = [
     "figure_name",
     "path_name",
     "phase_name",
+    "render_words",
     "resource_name",
     "sector_name",
     "square_name",

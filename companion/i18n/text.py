@@ -98,6 +98,12 @@ def error_words(exc: BaseException) -> Msg | str:
     return first if isinstance(first, Msg) else str(exc)
 
 
+def render_words(words: Msg | str, locale: str | None = None) -> str:
+    """``words`` in ``locale`` (default: the current ``LOCALE``): a message rendered, a text made outside
+    the catalog (a name, a number already formatted) as it is."""
+    return words.render(locale) if isinstance(words, Msg) else words
+
+
 def as_msg(text: Msg | str) -> Msg:
     """``text`` as a message (a text made outside the catalog, e.g. by a library, is shown as it is)."""
     return text if isinstance(text, Msg) else Msg("{problem}", problem=text)

@@ -33,7 +33,7 @@ from typing import Any
 from companion import COLOURS
 from companion.errors import ConfigError, KeshiError
 from companion.events import EventBus
-from companion.i18n import Msg, as_msg, error_words
+from companion.i18n import Msg, as_msg, error_words, render_words
 from companion.store import Store
 from companion.tower.model import SimulatedTower, TossOutcome, TowerParams, drop_times_ms
 from companion.tower.record import ColourCounts, TossRecord, colour_counts, save_toss
@@ -642,6 +642,5 @@ class TowerService:
         """Publish ``tower.fault``: its ``kind``, the ``message`` in English (logs, the hub, Home
         Assistant) and the same in player words as ``say`` (``Msg.to_json``), which a phone shows in its
         own language. ``say`` defaults to ``message`` when that is already a ``Msg``."""
-        english = message.english() if isinstance(message, Msg) else message
         said = (say or as_msg(message)).to_json()
-        self.bus.publish("tower.fault", {"kind": kind, "message": english, "say": said, **extra})
+        self.bus.publish("tower.fault", {"kind": kind, "message": render_words(message, "en"), "say": said, **extra})

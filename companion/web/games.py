@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from companion import COLOURS
 from companion.errors import KeshiError
 from companion.events import EventBus
-from companion.i18n import Msg, colour_name, phase_name
+from companion.i18n import Msg, colour_name, phase_name, render_words
 from companion.rules import Game, RuleError
 from companion.store import Store
 from companion.tower.record import clear_correction, record_correction
@@ -483,7 +483,7 @@ class GameService:
             try:
                 who = live.who(by)
                 points = _points_text(live.names, before, adapter.scores(game))
-                text = (text or f"{who.english() if isinstance(who, Msg) else who}: {data.get('type')}") + points
+                text = (text or f"{render_words(who, 'en')}: {data.get('type')}") + points
                 event = {"label": text, "action": data, "by": by}
                 line = Msg("{line}{points}", line=said, points=points).to_json() if said is not None else None
                 if line is not None:
