@@ -40,6 +40,9 @@ window.Keshi = (function () {
     });
     return fill(message.context ? word(message.context, message.text) : lookup(message.text, message.text), params);
   }
+  // ``say(message)`` where the server sent a message, else ``text`` (its English, or a text of an older
+  // game or a server part that words nothing), e.g. ``sayOr(event.say, event.label)``.
+  function sayOr(message, text) { return message ? say(message) : text; }
 
   function api(method, url, body, extraHeaders) {
     const headers = Object.assign({"X-CSRF-Token": csrf}, extraHeaders || {});
@@ -80,6 +83,6 @@ window.Keshi = (function () {
       esc(word("colour", colour)) + "</span>";
   }
 
-  return {api: api, newKey: newKey, csrf: csrf, esc: esc, chip: chip, t: t, word: word, say: say};
+  return {api: api, newKey: newKey, csrf: csrf, esc: esc, chip: chip, t: t, word: word, say: say, sayOr: sayOr};
 })();
 window.t = window.Keshi.t;

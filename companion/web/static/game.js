@@ -198,7 +198,7 @@
       const colours = a.colours ? '<span class="opt-chips">' + a.colours.map(function (c) { return chip(c); }).join(" ") + "</span>" : "";
       if (entry.then) {  // the decision this leads to, answered in the same tap
         return '<div class="option-group"><p class="group-label">' + entryHtml(entry) + colours + ' <span class="muted small">→ ' +
-          esc(entry.then.say ? Keshi.say(entry.then.say) : entry.then.prompt) + '</span></p><div class="options grid">' +
+          esc(Keshi.sayOr(entry.then.say, entry.then.prompt)) + '</span></p><div class="options grid">' +
           entry.then.options.map(function (next, j) {
           return '<button type="button" class="option" data-legal="' + i + '" data-then="' + j + '">' + entryHtml(next) + "</button>";
         }).join("") + "</div></div>";
@@ -262,7 +262,7 @@
     const question = pending.kind === "question";
     const seat = question ? null : pending.player;
     let html = '<h2 id="screen-title">' + esc(question ? t("Question for the table") : t("{player} decides", {player: nameOf(seat)})) + "</h2>";
-    html += '<p class="prompt">' + esc(pending.say ? Keshi.say(pending.say) : pending.prompt) + "</p>";
+    html += '<p class="prompt">' + esc(Keshi.sayOr(pending.say, pending.prompt)) + "</p>";
     if (question) {  // a table's first game asks many: the Board page takes all of them in one sitting
       html += '<p class="muted small">' + esc(t("Printed on your board; the answer is remembered for this table's next games.")) +
         ' <a id="all-values" href="/profile?edition=' + encodeURIComponent(view.edition) + '#pf-missing">' +
@@ -747,7 +747,7 @@
   function undoWhat(state) { return view && view.undo_say && state === view.undo ? Keshi.say(view.undo_say) : state.label; }
 
   function onTower(event) {
-    if (event.topic === "tower.refused") { notice(t("Tower: {message}", {message: event.data.say ? Keshi.say(event.data.say) : event.data.message})); return; }
+    if (event.topic === "tower.refused") { notice(t("Tower: {message}", {message: Keshi.sayOr(event.data.say, event.data.message)})); return; }
     const card = document.getElementById("tower-card");
     const state = document.getElementById("tower-state");
     const drops = document.getElementById("drops");
@@ -763,7 +763,7 @@
     else if (event.topic === "toss.result") { state.textContent = t("Counted."); }
     else if (event.topic === "tower.fault") {
       notice(t("Tower fault: {message}. Enter what fell out by hand.",
-        {message: event.data.say ? Keshi.say(event.data.say) : event.data.message || Keshi.word("status", "unknown")}));
+        {message: Keshi.sayOr(event.data.say, event.data.message) || Keshi.word("status", "unknown")}));
     }
   }
 
@@ -772,7 +772,7 @@
     if (event.data.log !== false) { addLog(event.id, logText(event.data, event.kind), true); }
     showScoring(event);
     // a notice is for the latest event only (a reconnect's replayed burst carries the view on its last)
-    if (event.view && (event.kind === "undo" || event.kind === "toss.failed")) { notice(event.data.say ? Keshi.say(event.data.say) : event.data.label); }
+    if (event.view && (event.kind === "undo" || event.kind === "toss.failed")) { notice(Keshi.sayOr(event.data.say, event.data.label)); }
     if (event.view) { apply(event.view); }
   }
   // Someone deleted this game from the games list: say so for good and offer the way back.
@@ -793,7 +793,7 @@
     undo.addEventListener("click", function () {
       const state = undoState();
       if (!state.available) {
-        say(state.reason_say ? Keshi.say(state.reason_say) : state.reason || t("Nothing to take back now."), "#undo");
+        say(Keshi.sayOr(state.reason_say, state.reason) || t("Nothing to take back now."), "#undo");
         return;
       }
       if (window.confirm(t("Take back {what}?", {what: undoWhat(state)}))) { send("/undo", {by: mySeat()}, "#undo"); }

@@ -26,7 +26,7 @@
       t("{n} juice seller(s) = {points} VP", {n: p.juice_tokens, points: p.juice_points});
     const words = p.breakdown_say || {};
     const breakdown = Object.keys(p.breakdown).map(function (k) {
-      return esc(words[k] ? Keshi.say(words[k]) : k) + " " + p.breakdown[k]; }).join(" · ");
+      return esc(Keshi.sayOr(words[k], k)) + " " + p.breakdown[k]; }).join(" · ");
     return '<div class="mor-family' + (mine ? " mine" : "") + '" data-seat="' + p.seat + '" style="border-color:' +
       window.KeshiSeatColour(p.seat) + '"><h3>' + esc(p.name) + (mine ? " " + esc(t("(you)")) : "") + (p.start ? " · " + esc(t("start player")) : "") +
       ' <span class="mor-score" data-score="' + p.score + '">' + esc(t("{n} VP", {n: p.score})) + "</span></h3>" +
@@ -87,7 +87,7 @@
         '<p class="small muted">' + esc(t("{open} stalls open · gold coins in the supply {gold} · empty stall tiles {empty}",
           {open: board.open_stalls, gold: board.gold_supply, empty: board.empty_tiles})) +
         (board.final_round ? " · <strong>" + esc(t("final round")) + "</strong>" : "") +
-        (board.end_reason ? " · " + esc(board.end_reason_say ? Keshi.say(board.end_reason_say) : board.end_reason) : "") + "</p>";
+        (board.end_reason ? " · " + esc(Keshi.sayOr(board.end_reason_say, board.end_reason)) : "") + "</p>";
     },
   };
 })();

@@ -264,8 +264,8 @@
   // A log line in the page's language where the server sent it as a message (``say``), else as written
   // (a game stored before lines were kept as messages). The server words Undo's "took back: …" and the
   // Undo button's action as messages too (``undo.label_say``), so they quote the line in this language.
-  function logText(data) { return data.say ? Keshi.say(data.say) : data.label || ""; }
-  function undoWhat() { return view.undo.label_say ? Keshi.say(view.undo.label_say) : view.undo.label; }
+  function logText(data) { return Keshi.sayOr(data.say, data.label) || ""; }
+  function undoWhat() { return Keshi.sayOr(view.undo.label_say, view.undo.label); }
   const addLog = KeshiLive.logList(60);
 
   // -- the live stream (KeshiLive: snapshot, events from the last one seen, reconnects) -------------
@@ -277,7 +277,7 @@
   function gameDeleted(data) {
     deleted = true;
     root.dataset.deleted = "yes";
-    notice(data.say ? Keshi.say(data.say) : data.message, true);
+    notice(Keshi.sayOr(data.say, data.message), true);
     render();
   }
 
@@ -285,7 +285,7 @@
   const undo = document.getElementById("undo");
   if (undo) {
     undo.addEventListener("click", function () {
-      if (!view.undo.available) { say(view.undo.reason_say ? Keshi.say(view.undo.reason_say) : view.undo.reason || t("Nothing to take back now.")); return; }
+      if (!view.undo.available) { say(Keshi.sayOr(view.undo.reason_say, view.undo.reason) || t("Nothing to take back now.")); return; }
       if (window.confirm(t("Take back {what}?", {what: undoWhat()}))) { send("/undo", {}); }
     });
   }

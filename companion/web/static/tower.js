@@ -39,7 +39,7 @@
       state.textContent = t("Done.");
       button.disabled = false;
     } else if (event.topic === "tower.fault") {
-      state.textContent = t("Tower fault: {message}", {message: data.say ? Keshi.say(data.say) : data.message});
+      state.textContent = t("Tower fault: {message}", {message: Keshi.sayOr(data.say, data.message)});
       button.disabled = false;
     }
   };

@@ -233,7 +233,7 @@ window.KeshiValueEditor = (function () {
   // key if its profile has one. `answer(value)` sends the answer.
   const described = {};
   function question(el, pending, edition, answer) {
-    const spec = {key: pending.key, title: pending.say ? Keshi.say(pending.say) : pending.prompt, where: "",
+    const spec = {key: pending.key, title: Keshi.sayOr(pending.say, pending.prompt), where: "",
       options: pending.options, multi: pending.multi};
     function draw(extra) {
       const full = Object.assign({}, spec, extra || {}, {options: pending.options, multi: pending.multi});
