@@ -198,8 +198,7 @@ def choices(game: Game) -> dict[str, Any]:
         data = action_to_dict(action)
         label, path, group = action_words(game, data)
         option: dict[str, Any] = {"label": label[0].upper() + label[1:], "group": group, "path": path, "action": data,
-                                  "path_say": [step.to_json() if isinstance(step, Msg) else step
-                                               for step in _path_say(game, data)]}
+                                  "path_say": [_said(step) for step in _path_say(game, data)]}
         if group in GROUP_SAY:
             option["group_say"] = GROUP_SAY[group].to_json()
         options.append(option)
