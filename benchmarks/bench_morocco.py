@@ -11,9 +11,9 @@ from functools import partial
 
 from engine_bench import games_per_second, machine, print_replays
 
-from companion.morocco import Game
-from companion.morocco.log import read_log, write_log
-from companion.morocco.simulate import play_random_game
+from companion.games.morocco import Game
+from companion.games.morocco.log import read_log, write_log
+from companion.games.morocco.simulate import play_random_game
 
 
 def _play(players: int, n: int) -> Game:

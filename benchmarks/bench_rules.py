@@ -11,9 +11,9 @@ import statistics
 
 from engine_bench import games_per_second, machine, print_replays, timed
 
-from companion.rules import Claim, Game
-from companion.rules.log import read_log, write_log
-from companion.rules.simulate import play_random_game
+from companion.games.marrakesh import Claim, Game
+from companion.games.marrakesh.log import read_log, write_log
+from companion.games.marrakesh.simulate import play_random_game
 
 #: (edition, expansions) combinations measured; each prints the same figures.
 MEASURED: tuple[tuple[str, tuple[int, ...]], ...] = (("essential", ()), ("essential", (1, 2, 3, 4, 5)),

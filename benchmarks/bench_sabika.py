@@ -14,9 +14,9 @@ import time
 
 from engine_bench import games_per_second, machine, ms, timed
 
-from companion.sabika import Answer, Game
-from companion.sabika.log import read_log, write_log
-from companion.sabika.simulate import play_random_game
+from companion.games.sabika import Answer, Game
+from companion.games.sabika.log import read_log, write_log
+from companion.games.sabika.simulate import play_random_game
 
 
 def main() -> None:

@@ -89,6 +89,8 @@ def register_web(app: Flask) -> None:
     because anyone on the table's network could run code through it.
     """
     from companion.fairness import blueprint as fairness
+    from companion.table.service import GameService
+    from companion.table.tower_link import TowerLink
     from companion.web import (
         access,
         board_profile_api,
@@ -102,8 +104,6 @@ def register_web(app: Flask) -> None:
         stream,
         tower_page,
     )
-    from companion.web.games import GameService
-    from companion.web.tower_link import TowerLink
 
     app.debug = False
     games = GameService(app.extensions["keshi.store"], app.extensions["keshi.bus"], app.extensions["keshi.tower"])

@@ -2,7 +2,7 @@
 
 Each game is an engine package with a ``cli_api`` module offering the same five functions
 (``play_random``, ``write_log``, ``read_log``, ``result_summary``, ``result_text``): Marrakesh
-(``companion.rules``, the default), Morocco and Sabika. The engine is imported when a subcommand runs,
+(``companion.games.marrakesh``, the default), Morocco and Sabika. The engine is imported when a subcommand runs,
 so ``keshi --help`` stays fast and other subcommands never pay for it.
 """
 
@@ -20,9 +20,9 @@ from companion.errors import KeshiError
 
 #: Every game ``keshi game`` plays, by the module offering its CLI functions.
 GAMES: dict[str, str] = {
-    "marrakesh": "companion.rules.cli_api",
-    "morocco": "companion.morocco.cli_api",
-    "sabika": "companion.sabika.cli_api",
+    "marrakesh": "companion.games.marrakesh.cli_api",
+    "morocco": "companion.games.morocco.cli_api",
+    "sabika": "companion.games.sabika.cli_api",
 }
 
 
@@ -49,7 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="number of players: Marrakesh 2-4, Morocco 2-5, Sabika 1-4 (1 = solo against Yusuf)")
     rand.add_argument("--seed", type=int, required=True, help="seed for setup draws, tower and choices")
     rand.add_argument("--edition",
-                      help="Marrakesh rules edition: essential (default) or classic (companion.rules.variants)")
+                      help="Marrakesh rules edition: essential (default) or classic "
+                           "(companion.games.marrakesh.variants)")
     rand.add_argument("--expansions", type=_expansion_list, default=(), metavar="1,2,3,4,5",
                       help="Marrakesh expansion modules to play (comma-separated numbers 1-5; default: none)")
     rand.add_argument("--out", type=Path, metavar="LOG.jsonl", help="write the game log here")

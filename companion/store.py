@@ -23,8 +23,8 @@ from typing import Any
 from companion.errors import StoreError
 
 #: Schema modules, each defining ``COMPONENT: str`` and ``MIGRATIONS: tuple[str, ...]``.
-MIGRATION_MODULES: tuple[str, ...] = ("companion.store_schema", "companion.web.schema", "companion.publish.schema",
-                                     "companion.web.board_profile_schema")
+MIGRATION_MODULES: tuple[str, ...] = ("companion.store_schema", "companion.table.game_records",
+                                     "companion.publish.schema", "companion.table.board_profile_schema")
 
 DATABASE_FILENAME = "keshi.sqlite3"
 

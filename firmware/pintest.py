@@ -12,9 +12,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from companion.tower.model import drop_times_ms
 from firmware.rig import TowerRig
-from firmware.simulated import BeamPlayer, beam_edges
+from firmware.simulated import BeamPlayer, beam_edges, drop_times_ms
 from firmware.timing import Drop, DropTimer, Fault, Settled, TossStarted
 
 Print = Callable[[str], None]

@@ -1,6 +1,7 @@
 """The simulated tower's beam: what the exit beam of a ~20 cm tower sees, played on MockFactory pins.
 
-``beam_edges`` turns the simulator's drop times (``companion.tower.model.drop_times_ms``) into the
+``drop_times_ms`` says when the pieces of a toss cross the exit of a ~20 cm tower (the simulated tower
+and ``keshi tower pintest --mock`` both use it); ``beam_edges`` turns those drop times into the
 receiver's edges: each keshi blocks the beam for 3–6 ms; now and then (2 % of pieces) two pieces
 fall together, the second starting 0.5–5 ms into the first, so the beam sees one longer block: the
 drop timer calls the longer ones doubles, and the shorter ones make the beam undercount, which the
@@ -27,6 +28,22 @@ CHATTER_GAP_MS = (0.1, 0.4)
 #: Faults ``BeamPlayer.inject`` can simulate: a piece lodged in the exit, an unplugged receiver, a
 #: beam that works (passes its self-test) but no longer crosses the pieces' path.
 FAULTS = ("stuck", "disconnected", "blind")
+
+#: Drop timing of a tower about 20 cm tall: free fall through the tower takes ~200 ms, pieces
+#: that bounce off the layer arrive later, and a burst rarely lasts more than ~1.5 s.
+FIRST_DROP_MS = 180.0
+MEAN_GAP_MS = 70.0
+MIN_GAP_MS = 8.0
+
+
+def drop_times_ms(n: int, rng: random.Random) -> list[float]:
+    """Plausible times (ms since the toss) at which ``n`` pieces cross the tower exit, ascending."""
+    times: list[float] = []
+    t = FIRST_DROP_MS + rng.uniform(0.0, 60.0)
+    for _ in range(n):
+        times.append(round(t, 3))
+        t += MIN_GAP_MS + rng.expovariate(1.0 / MEAN_GAP_MS)
+    return times
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,8 @@ from scipy import stats
 
 from companion import COLOURS
 from companion.fairness.moments import robust_rates
+from companion.fairness.score_sums import GameSums, PreparedLog, colour_scores
+from companion.fairness.shifted import shifted_variances
 from companion.fairness.two_rate import Counts, RateFit
 
 #: Error budget of the colour tests over all looks ever (the change monitor has its own).
@@ -180,27 +182,10 @@ class SequentialTests:
         return look.colours[colour]
 
 
-@dataclass(frozen=True)
-class _Prepared:
-    """The log reduced to sums, once: per (game, look segment) row and colour, the sums of ``i o``,
-    ``b o``, ``i i``, ``i b`` and ``b b`` (``i`` tossed in, ``b`` held, ``o`` out).
-
-    The estimating-equation terms are linear in the rates, ``x o - x x' theta``, so every look, fit
-    and variance below is computed from these few numbers per game instead of from the tosses.
-    Segment ``j`` holds the tosses after look ``j - 1`` up to look ``j``; the last segment the tosses
-    after the latest look.
-    """
-
-    tosses: int
-    game: npt.NDArray[np.int64]
-    segment: npt.NDArray[np.int64]
-    products: npt.NDArray[np.float64]
-
-
 def prepare(
     held: Counts, tossed: Counts, out: Counts,
     game: npt.NDArray[np.int64],
-) -> _Prepared:
+) -> PreparedLog:
     """Sum the log per (game, look segment) and colour (one pass over the tosses).
 
     The tosses are put in (game, segment) order once, so each sum is a run-wise ``add.reduceat``;
@@ -231,12 +216,12 @@ def prepare(
                                            (ii, i), (ii, b), (ib, b), (bb, b))):
             weights = left if right is None else left * right
             products[:, c, k] = np.add.reduceat(weights, starts, dtype=np.int64)
-    return _Prepared(n, rows // (looks.shape[0] + 1), rows % (looks.shape[0] + 1), products)
+    return PreparedLog(n, rows // (looks.shape[0] + 1), rows % (looks.shape[0] + 1), products)
 
 
 def sequential_tests(
     held: Counts, tossed: Counts, out: Counts,
-    game: npt.NDArray[np.int64], family: int = len(COLOURS), prepared: _Prepared | None = None,
+    game: npt.NDArray[np.int64], family: int = len(COLOURS), prepared: PreparedLog | None = None,
 ) -> SequentialTests:
     """Run every look reached by this layer's ``(tosses, 12)`` grids; ``game`` codes each toss's game
     (``prepared``: the same grids already summed by ``prepare``)."""
@@ -244,7 +229,7 @@ def sequential_tests(
     looks = []
     flagged_at: dict[str, int] = {}
     for j, tosses in enumerate(look_points(prepared.tosses)):
-        look = evaluate_look(_GameSums.of(prepared, j), tosses, look_alpha(j, family))
+        look = evaluate_look(GameSums.of(prepared, j), tosses, look_alpha(j, family))
         looks.append(look)
         for colour, score in look.colours.items():
             if score.flagged and colour not in flagged_at:
@@ -253,68 +238,7 @@ def sequential_tests(
     return SequentialTests(prepared.tosses, family, looks, flagged_at, look_at(len(looks)), power)
 
 
-@dataclass(frozen=True)
-class _GameSums:
-    """Per game and colour, over a prefix of the log: ``x o`` (games, 12, 2) and ``x x'`` (games, 12,
-    2, 2); and per colour the sums of ``i^3, i^2 b, i b^2, b^3`` (12, 4) for the binomial variance."""
-
-    xo: npt.NDArray[np.float64]
-    xx: npt.NDArray[np.float64]
-    cubes: npt.NDArray[np.float64]
-
-    @classmethod
-    def of(cls, prepared: _Prepared, upto_segment: int | None = None) -> _GameSums:
-        """The sums of the segments up to ``upto_segment`` (None: all tosses)."""
-        keep = slice(None) if upto_segment is None else prepared.segment <= upto_segment
-        codes, game = np.unique(prepared.game[keep], return_inverse=True)
-        products = prepared.products[keep]
-        summed = np.zeros((codes.shape[0],) + products.shape[1:])
-        np.add.at(summed, game, products)
-        xo = summed[:, :, 0:2]
-        xx = np.stack([np.stack([summed[:, :, 2], summed[:, :, 3]], axis=-1),
-                       np.stack([summed[:, :, 3], summed[:, :, 4]], axis=-1)], axis=-2)
-        return cls(xo, xx, summed[:, :, 5:9].sum(axis=0))
-
-    def model_variance(self, p_new: float, p_held: float) -> npt.NDArray[np.float64]:
-        """Per colour, the variance of its score if pieces were independent binomial trials:
-        ``sum x x' (i p_new (1 - p_new) + b p_held (1 - p_held))`` (12, 2, 2)."""
-        a, b = p_new * (1 - p_new), p_held * (1 - p_held)
-        i3, i2b, ib2, b3 = (self.cubes[:, k] for k in range(4))
-        top, middle, bottom = a * i3 + b * i2b, a * i2b + b * ib2, a * ib2 + b * b3
-        return np.stack([np.stack([top, middle], axis=-1), np.stack([middle, bottom], axis=-1)], axis=-2)
-
-    @property
-    def games(self) -> int:
-        """How many games (clusters) the sums run over."""
-        return int(self.xo.shape[0])
-
-    def with_colour(self, colour: int, other: _GameSums) -> _GameSums:
-        """These sums with one colour's taken from ``other`` (the same games)."""
-        xo, xx, cubes = self.xo.copy(), self.xx.copy(), self.cubes.copy()
-        xo[:, colour], xx[:, colour], cubes[colour] = other.xo[:, colour], other.xx[:, colour], other.cubes[colour]
-        return _GameSums(xo, xx, cubes)
-
-    def rates(self, colours: list[int]) -> tuple[float | None, float | None]:
-        """(p_new, p_held) solving the estimating equations over ``colours`` (None: not informed)."""
-        a = self.xx[:, colours].sum(axis=(0, 1))
-        b = self.xo[:, colours].sum(axis=(0, 1))
-        return solve_rates(a, b)
-
-
-def solve_rates(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> tuple[float | None, float | None]:
-    """Solve ``a theta = b`` for (p_new, p_held), clipped to [0, 1]; a rate with no information is None."""
-    informed = np.diag(a) > 0
-    theta: list[float | None] = [None, None]
-    if informed.all() and abs(float(np.linalg.det(a))) > 1e-9 * float(a[0, 0] * a[1, 1]):
-        theta = [float(v) for v in np.linalg.solve(a, b)]
-    elif informed.any():
-        k = int(np.flatnonzero(informed)[0])
-        theta[k] = float(b[k] / a[k, k])
-    return (None if theta[0] is None else min(max(theta[0], 0.0), 1.0),
-            None if theta[1] is None else min(max(theta[1], 0.0), 1.0))
-
-
-def _pooled(sums: _GameSums, excluded: frozenset[int] = frozenset()) -> tuple[float, float] | None:
+def _pooled(sums: GameSums, excluded: frozenset[int] = frozenset()) -> tuple[float, float] | None:
     """The pooled (p_new, p_held) of the colours not ``excluded``; None before any piece."""
     p_new, p_held = sums.rates([c for c in range(sums.xo.shape[1]) if c not in excluded])
     if p_new is None:
@@ -322,66 +246,7 @@ def _pooled(sums: _GameSums, excluded: frozenset[int] = frozenset()) -> tuple[fl
     return p_new, 0.5 if p_held is None else p_held
 
 
-@dataclass(frozen=True)
-class ScoreSums:
-    """Per colour: score (12, 2), robust variance (12, 2, 2), binomial-model variance (12, 2, 2),
-    information (12, 2, 2), and the per-game score of the reference colours together (games, 2)."""
-
-    score: npt.NDArray[np.float64]
-    variance: npt.NDArray[np.float64]
-    model_variance: npt.NDArray[np.float64]
-    information: npt.NDArray[np.float64]
-    per_game_total: npt.NDArray[np.float64]
-
-    @property
-    def games(self) -> int:
-        """How many games (clusters) the sums run over."""
-        return int(self.per_game_total.shape[0])
-
-
-def colour_scores(
-    sums: _GameSums, p_new: float, p_held: float, excluded: frozenset[int] = frozenset()
-) -> ScoreSums:
-    """Each colour's estimating-equation score at (p_new, p_held), with its robust variance.
-
-    (p_new, p_held) were fitted on the colours not ``excluded`` (the reference). The reference's
-    scores sum to zero there, so part of each colour's score moves with the fit: the per-game score
-    ``u_c - A_c A_ref^-1 u_ref`` (A: the information ``sum x x'``) is what varies from game to game.
-    """
-    theta = np.array([p_new, p_held])
-    per_game = sums.xo - sums.xx @ theta  # (games, 12, 2)
-    information = sums.xx.sum(axis=0)
-    score = per_game.sum(axis=0)
-    reference = [c for c in range(per_game.shape[1]) if c not in excluded]
-    total = per_game[:, reference].sum(axis=1)
-    projection = _safe_inverse(information[reference].sum(axis=0))
-    games = sums.games
-    variance = np.full(information.shape, np.inf)
-    if games >= 2:
-        residual = per_game - np.einsum("cij,jk,gk->gci", information, projection, total)
-        # centred: a stray colour's per-game scores share a non-zero mean, which is the signal,
-        # not noise (uncentred, the variance would swallow the very bias it should reveal)
-        residual = residual - residual.mean(axis=0)
-        variance = np.einsum("gci,gcj->cij", residual, residual) * games / (games - 1)
-    # the same under the binomial model (colours independent given the tower's contents)
-    own = sums.model_variance(p_new, p_held)
-    shared = own[reference].sum(axis=0)
-    moved = information @ projection  # A_c A_ref^-1, (12, 2, 2)
-    spread = moved @ shared @ moved.transpose(0, 2, 1)
-    in_reference = np.isin(np.arange(own.shape[0]), reference)[:, None, None]
-    cross = moved @ own + own @ moved.transpose(0, 2, 1)
-    model = own + spread - np.where(in_reference, cross, 0.0)
-    return ScoreSums(score, variance, model, information, total)
-
-
-def _safe_inverse(matrix: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    try:
-        return np.asarray(np.linalg.inv(matrix), dtype=np.float64)
-    except np.linalg.LinAlgError:
-        return np.asarray(np.linalg.pinv(matrix), dtype=np.float64)
-
-
-def evaluate_look(sums: _GameSums, tosses: int, alpha: float) -> Look:
+def evaluate_look(sums: GameSums, tosses: int, alpha: float) -> Look:
     """Every colour's robust score test on the sums of a look's tosses, at level ``alpha`` each.
 
     Step-down reference: one stray colour pulls the pooled rates towards itself, so with enough
@@ -404,7 +269,7 @@ def evaluate_look(sums: _GameSums, tosses: int, alpha: float) -> Look:
 
 
 def _round(
-    sums: _GameSums, alpha: float, pooled: tuple[float, float], excluded: frozenset[int]
+    sums: GameSums, alpha: float, pooled: tuple[float, float], excluded: frozenset[int]
 ) -> dict[str, ColourScore]:
     """One round of the step-down: every colour against the reference's pooled rates."""
     scores = colour_scores(sums, *pooled, excluded=excluded)
@@ -486,12 +351,12 @@ def _describe(z: list[float | None]) -> tuple[str, str]:
 
 
 def sequential_power(
-    prepared: _Prepared, family: int, tossed: Counts, game: npt.NDArray[np.int64]
+    prepared: PreparedLog, family: int, tossed: Counts, game: npt.NDArray[np.int64]
 ) -> SequentialPower:
     """Power now (at the latest look reached) and the first look where it reaches the target
     (``tossed`` and ``game``: the layer's pieces tossed in and game codes, replayed under each shift)."""
     tosses = prepared.tosses
-    sums = _GameSums.of(prepared)
+    sums = GameSums.of(prepared)
     pooled = _pooled(sums) if tosses else None
     if pooled is None:
         unknown = {name: StagePower(kinds, 0.0, False, None, None) for name, kinds in STAGES.items()}
@@ -504,8 +369,6 @@ def sequential_power(
     unbiased = max(scores.games - 4, 0) / max(scores.games - 1, 1)
     # the robust variance a shifted colour would show, replayed on the table's own games (a fair
     # log's variance is far too small for a colour whose held pieces pile up: see ``shifted``)
-    from companion.fairness.shifted import shifted_variances  # (it builds on this module's sums)
-
     shifted = shifted_variances(tossed, game, *pooled, shifts)
     lambdas = {
         kind: np.array([
@@ -576,9 +439,9 @@ def _noncentrality(
     return statistic if df else 0.0
 
 
-def robust_fits(prepared: _Prepared) -> tuple[tuple[RateFit, RateFit], list[tuple[RateFit, RateFit]]]:
+def robust_fits(prepared: PreparedLog) -> tuple[tuple[RateFit, RateFit], list[tuple[RateFit, RateFit]]]:
     """The pooled rates and each colour's own, over all tosses, with cluster-robust intervals."""
-    sums = _GameSums.of(prepared)
+    sums = GameSums.of(prepared)
     colours = sums.xo.shape[1]
     pooled = _pooled(sums)
     unknown = (RateFit(None, (0.0, 1.0)), RateFit(None, (0.0, 1.0)))

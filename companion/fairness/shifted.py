@@ -11,7 +11,7 @@ So both are simulated on the table's own games: the pieces the table tossed in, 
 ``MAX_GAMES`` of its games, each a run of tosses with one game code, starting empty), are replayed
 through the two-rate tower at the pooled rates with one colour shifted, and that colour's information
 and cluster-robust score variance are computed exactly as the tests compute them
-(``sequential.colour_scores``), then scaled to the log's games. A fixed seed keeps the report
+(``score_sums.colour_scores``), then scaled to the log's games. A fixed seed keeps the report
 reproducible. With them, the power promised at 4,101 and 6,151 tosses (44 % and 75 %) matched the
 tests' 47 % and 68 % in the product's model.
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from companion.fairness.sequential import _GameSums, colour_scores
+from companion.fairness.score_sums import GameSums, colour_scores
 from companion.fairness.two_rate import Counts
 
 #: Games replayed: enough for a variance within about 7 %, few enough to stay fast.
@@ -73,7 +73,7 @@ def shifted_variances(
 def _replay(
     stream: npt.NDArray[np.int64], present: npt.NDArray[np.bool_],
     rate_new: npt.NDArray[np.float64], rate_held: npt.NDArray[np.float64], rng: np.random.Generator,
-) -> list[_GameSums]:
+) -> list[GameSums]:
     """Play the tossed-in ``stream`` (games, tosses, 12) through the two-rate tower once per scenario
     (rows of ``rate_new`` / ``rate_held``), all games side by side, each starting empty; return each
     scenario's per-game sums as the tests use them (less the cubes behind the binomial-model variance,
@@ -97,4 +97,4 @@ def _replay(
         xx[..., 1, 1] += fb * fb
         inside = b + i - o
     xx[..., 1, 0] = xx[..., 0, 1]
-    return [_GameSums(xo[k], xx[k], cubes) for k in range(scenarios)]
+    return [GameSums(xo[k], xx[k], cubes) for k in range(scenarios)]

@@ -14,8 +14,9 @@ import uuid
 
 from companion import COLOURS
 from companion.store import Store
-from companion.tower.model import SimulatedTower, TowerParams, drop_times_ms
+from companion.tower.model import SimulatedTower, TowerParams
 from companion.tower.record import ColourCounts, TossRecord, save_tosses
+from firmware.simulated import drop_times_ms
 
 SEASONS = 3
 ROUNDS_PER_SEASON = 4

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.i18n.text import Msg, word
 
-#: Keshi colours (``companion.rules.board.COLOURS``), the rulebook's colour words.
+#: Keshi colours (``companion.games.marrakesh.board.COLOURS``), the rulebook's colour words.
 COLOUR_NAMES: dict[str, Msg] = {
     "turquoise": word("colour", "turquoise"),
     "green": word("colour", "green"),
@@ -25,7 +25,7 @@ COLOUR_NAMES: dict[str, Msg] = {
     "red": word("colour", "red"),
 }
 
-#: The 9 sectors of a player board (``companion.rules.board.SECTORS``).
+#: The 9 sectors of a player board (``companion.games.marrakesh.board.SECTORS``).
 SECTOR_NAMES: dict[str, Msg] = {
     "river": word("sector", "river"),
     "date_orchard": word("sector", "date orchard"),
@@ -38,7 +38,7 @@ SECTOR_NAMES: dict[str, Msg] = {
     "sahara": word("sector", "sahara"),
 }
 
-#: Resources (``companion.rules.board.RESOURCES``), and points (what some scrolls turn dates into).
+#: Resources (``companion.games.marrakesh.board.RESOURCES``), and points (what some scrolls turn dates into).
 RESOURCE_NAMES: dict[str, Msg] = {
     "water": word("resource", "water"),
     "dates": word("resource", "dates"),
@@ -46,7 +46,7 @@ RESOURCE_NAMES: dict[str, Msg] = {
     "points": word("resource", "points"),
 }
 
-#: The 8 main-square spaces, named by their bonus (``companion.rules.board.SQUARE_BONUSES``).
+#: The 8 main-square spaces, named by their bonus (``companion.games.marrakesh.board.SQUARE_BONUSES``).
 SQUARE_NAMES: dict[str, Msg] = {
     "water": word("square", "water"),
     "date": word("square", "date"),
@@ -58,7 +58,7 @@ SQUARE_NAMES: dict[str, Msg] = {
     "goods": word("square", "goods"),
 }
 
-#: The Sahara's caravan paths (``companion.rules.board.SAHARA_PATHS``).
+#: The Sahara's caravan paths (``companion.games.marrakesh.board.SAHARA_PATHS``).
 PATH_NAMES: dict[str, Msg] = {
     "left": word("path", "left"),
     "right": word("path", "right"),

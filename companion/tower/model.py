@@ -103,20 +103,3 @@ class SimulatedTower:
 
 def _binomial(rng: random.Random, n: int, p: float) -> int:
     return sum(1 for _ in range(n) if rng.random() < p)
-
-
-#: Drop timing of a tower about 20 cm tall: free fall through the tower takes ~200 ms, pieces
-#: that bounce off the layer arrive later, and a burst rarely lasts more than ~1.5 s.
-FIRST_DROP_MS = 180.0
-MEAN_GAP_MS = 70.0
-MIN_GAP_MS = 8.0
-
-
-def drop_times_ms(n: int, rng: random.Random) -> list[float]:
-    """Plausible times (ms since the toss) at which ``n`` pieces cross the tower exit, ascending."""
-    times: list[float] = []
-    t = FIRST_DROP_MS + rng.uniform(0.0, 60.0)
-    for _ in range(n):
-        times.append(round(t, 3))
-        t += MIN_GAP_MS + rng.expovariate(1.0 / MEAN_GAP_MS)
-    return times

@@ -35,13 +35,13 @@ from companion.errors import ConfigError, KeshiError
 from companion.events import EventBus
 from companion.i18n import Msg, as_msg, error_words, render_words
 from companion.store import Store
-from companion.tower.model import SimulatedTower, TossOutcome, TowerParams, drop_times_ms
+from companion.tower.model import SimulatedTower, TossOutcome, TowerParams
 from companion.tower.record import ColourCounts, TossRecord, colour_counts, save_toss
 from firmware.capture import CameraCount, capture_count, lit_frame, needs_confirmation, save_snapshot
 from firmware.config import load_tower_config
 from firmware.pins import PinMap
 from firmware.rig import TowerRig, simulated_rig
-from firmware.simulated import BeamPlayer, beam_edges
+from firmware.simulated import BeamPlayer, beam_edges, drop_times_ms
 from firmware.timing import Drop, DropTimer, Fault, Settled, TimingConfig, TimingEvent, TossStarted
 from firmware.tray_camera import (
     CameraUnavailableError,

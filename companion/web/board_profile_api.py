@@ -22,7 +22,7 @@ from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
 from companion.i18n import Msg
-from companion.web.board_profile import (
+from companion.table.board_profile import (
     EDITIONS,
     BoardProfile,
     ProfileError,

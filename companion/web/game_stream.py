@@ -21,10 +21,10 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 
 from companion.events import EventBus
 from companion.i18n import Msg
-from companion.web.games import GameNotFound, GameService
-from companion.web.kinds.view import build_view_json
+from companion.table.kinds.view import build_view_json
+from companion.table.service import GameNotFound, GameService
+from companion.table.tower_link import TowerLink
 from companion.web.stream import events_with_heartbeats
-from companion.web.tower_link import TowerLink
 
 bp = Blueprint("game_stream", __name__)
 

@@ -14,11 +14,11 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import KeshiError
+from companion.games.marrakesh import ActionFormatError, LogError, RuleError, SetupError
 from companion.i18n import Msg
-from companion.rules import ActionFormatError, LogError, RuleError, SetupError
-from companion.tower.service import TowerBusyError
-from companion.web import access, engine, kinds
-from companion.web.games import (
+from companion.table import kinds, marrakesh_engine
+from companion.table.kinds.view import build_view
+from companion.table.service import (
     GameMovedOn,
     GameNotFound,
     GameService,
@@ -27,8 +27,9 @@ from companion.web.games import (
     Outcome,
     TowerRefusal,
 )
-from companion.web.kinds.view import build_view
-from companion.web.tower_link import TowerLink
+from companion.table.tower_link import TowerLink
+from companion.tower.service import TowerBusyError
+from companion.web import access
 
 bp = Blueprint("games_api", __name__, url_prefix="/api")
 
@@ -192,8 +193,10 @@ def export_log(game_id: str) -> ResponseReturnValue:
     """The engine's JSON-lines log, as a download."""
     live = service().get(game_id)
     with live.lock:
-        text = engine.write_log(live.game) if live.kind == kinds.MARRAKESH else kinds.adapter(live.kind).write_log(
-            live.game)
+        if live.kind == kinds.MARRAKESH:
+            text = marrakesh_engine.write_log(live.game)
+        else:
+            text = kinds.adapter(live.kind).write_log(live.game)
     response = Response(text, mimetype="application/x-ndjson")
     response.headers["Content-Disposition"] = f'attachment; filename="keshi-game-{game_id}.jsonl"'
     return response

@@ -12,10 +12,11 @@ import segno
 from flask import Blueprint, current_app, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
+from companion.games.marrakesh.expansion_setup import EXPANSION_NAMES
 from companion.i18n import Msg
-from companion.rules.expansion_setup import EXPANSION_NAMES
-from companion.web import access, engine, kinds, lan
-from companion.web.games import GameNotFound, GameService
+from companion.table import kinds, marrakesh_engine
+from companion.table.service import GameNotFound, GameService
+from companion.web import access, lan
 from companion.web.palette import palette_for_templates
 
 bp = Blueprint("pages", __name__)
@@ -49,8 +50,8 @@ def index() -> ResponseReturnValue:
     finds it again here.
     """
     games = [{**g, "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created_at"])),
-              "variant": str(engine.variant_say(g["edition"], g["expansions"])) if g["kind"] == kinds.MARRAKESH
-              else g["variant"]} for g in _games().summaries()]
+              "variant": str(marrakesh_engine.variant_say(g["edition"], g["expansions"]))
+              if g["kind"] == kinds.MARRAKESH else g["variant"]} for g in _games().summaries()]
     return render_template("index.html", games=games, pins=_seated_pins())
 
 
@@ -68,7 +69,7 @@ def _seated_pins() -> dict[str, str]:
 def new_game() -> ResponseReturnValue:
     """The setup wizard: which game, players, then Marrakesh's edition, tower layer and draws, or the
     other game's own options."""
-    editions = {key: str(name) for key, name in engine.EDITION_SAY.items()}
+    editions = {key: str(name) for key, name in marrakesh_engine.EDITION_SAY.items()}
     return render_template("setup.html", palette=palette_for_templates(), editions=editions,
                            expansions=expansion_lines(), games=kinds.wizard_games())
 
@@ -91,7 +92,7 @@ def game(game_id: str) -> ResponseReturnValue:
         return render_template("table_game.html", live=live, game_name=kinds.game_name(live.kind), seated=seated,
                                pin=live.pin if seated else None, join_url=join_url, qr_svg=qr_svg)
     state = live.game.to_dict()
-    variant = str(engine.variant_say(state["edition"], state["expansions"]))  # in the page's language
+    variant = str(marrakesh_engine.variant_say(state["edition"], state["expansions"]))  # in the page's language
     return render_template("game.html", live=live, variant=variant, seated=seated, pin=live.pin if seated else None,
                            join_url=join_url, qr_svg=qr_svg, palette=palette_for_templates())
 

@@ -31,12 +31,12 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from companion.cli import main
-from companion.sabika.simulate import random_profile
+from companion.games.sabika.simulate import random_profile
 from tests.browser.conftest import PHONE, SCREENSHOTS
 from tests.browser.test_boards_taps import settled
 from tests.browser.test_real_table import fast_forward, season_scored
 from tests.conftest import LiveServer
-from tests.sabika.helpers import BASE_PROFILE
+from tests.games.sabika.helpers import BASE_PROFILE
 from tests.web.http_table import HttpTable
 
 pytestmark = pytest.mark.browser

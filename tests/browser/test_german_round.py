@@ -7,7 +7,7 @@ the visible text (and the labels a screen reader meets) is scanned: no phrase of
 (``tests.web.test_i18n.untranslated``), no common English word, no internal key (``date_orchard``,
 ``{player}``). A screenshot per step goes to ``test-artifacts/screenshots/german-*.png``.
 
-The log is scanned too: the lines ``companion/web/games.py`` writes (game created, selections, the
+The log is scanned too: the lines ``companion/table/service.py`` writes (game created, selections, the
 tower's release, the tower check) come with their message (``say``), which the page renders in German,
 both from the live stream and from the snapshot's history after a reload (the last step reloads).
 """

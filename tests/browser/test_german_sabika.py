@@ -22,13 +22,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from companion.sabika.simulate import random_profile
+from companion.games.sabika.simulate import random_profile
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_boards_taps import settled
 from tests.browser.test_german_round import english_left, german_phone_joins
 from tests.browser.test_sabika_game import fits
 from tests.conftest import LiveServer
-from tests.sabika.helpers import BASE_PROFILE
+from tests.games.sabika.helpers import BASE_PROFILE
 
 pytestmark = pytest.mark.browser
 

@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from companion.morocco import action_to_dict
-from companion.morocco.log import read_log
-from companion.morocco.simulate import RandomPlayer
-from companion.web.kinds import morocco
+from companion.games.morocco import action_to_dict
+from companion.games.morocco.log import read_log
+from companion.games.morocco.simulate import RandomPlayer
+from companion.table.kinds import morocco
 from tests.browser.conftest import PHONE
 from tests.browser.test_full_game import answer_who, fits_the_phone, screenshot
 from tests.conftest import LiveServer

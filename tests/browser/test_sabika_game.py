@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from companion.sabika.simulate import random_action, random_profile
-from companion.web.kinds import sabika as kind
+from companion.games.sabika.simulate import random_action, random_profile
+from companion.table.kinds import sabika as kind
 from tests.browser.conftest import PHONE, screenshot
 from tests.conftest import LiveServer
-from tests.sabika.helpers import BASE_PROFILE
+from tests.games.sabika.helpers import BASE_PROFILE
 
 pytestmark = pytest.mark.browser
 

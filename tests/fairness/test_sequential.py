@@ -7,11 +7,10 @@ import pytest
 from scipy import stats
 
 from companion import COLOURS
+from companion.fairness.score_sums import GameSums, colour_scores
 from companion.fairness.sequential import (
     ALPHA_TESTS,
     FIRST_LOOK,
-    _GameSums,
-    colour_scores,
     look_alpha,
     look_at,
     look_points,
@@ -61,7 +60,7 @@ def test_score_sums_equal_a_toss_by_toss_recomputation() -> None:
     grids = play(StudyTower(cohesion=0.2), 1, 48 * 5, np.random.default_rng(3))
     held, tossed, out = (a[0].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out))
     game = game_index(held.shape[0])
-    sums = _GameSums.of(prepare(held, tossed, out, game))
+    sums = GameSums.of(prepare(held, tossed, out, game))
     p_new, p_held = sums.rates(list(range(12)))
     assert p_new is not None and p_held is not None
     theta = (p_new, p_held)

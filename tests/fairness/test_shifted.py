@@ -7,7 +7,8 @@ import numpy as np
 
 from companion import COLOURS
 from companion.fairness.montecarlo import simulate_sessions
-from companion.fairness.sequential import _GameSums, _pooled, _shifts, colour_scores, prepare
+from companion.fairness.score_sums import GameSums, colour_scores
+from companion.fairness.sequential import _pooled, _shifts, prepare
 from companion.fairness.shifted import shifted_variances
 from companion.tower.model import TowerParams
 
@@ -17,7 +18,7 @@ GAME = np.arange(TOSSES) // 12
 
 def robust_variance(grids: object, session: int, colour: int) -> np.ndarray:
     held, tossed, out = (getattr(grids, name)[session] for name in ("held_before", "pieces_in", "pieces_out"))
-    sums = _GameSums.of(prepare(held, tossed, out, GAME))
+    sums = GameSums.of(prepare(held, tossed, out, GAME))
     pooled = _pooled(sums)
     assert pooled is not None
     return colour_scores(sums, *pooled).variance[colour]
@@ -26,7 +27,7 @@ def robust_variance(grids: object, session: int, colour: int) -> np.ndarray:
 def test_replayed_variance_under_a_both_rates_shift_matches_shifted_towers() -> None:
     red = COLOURS.index("red")
     fair = simulate_sessions(TowerParams(layer="B1"), 1, TOSSES, np.random.default_rng(3))
-    sums = _GameSums.of(prepare(fair.held_before[0], fair.pieces_in[0], fair.pieces_out[0], GAME))
+    sums = GameSums.of(prepare(fair.held_before[0], fair.pieces_in[0], fair.pieces_out[0], GAME))
     pooled = _pooled(sums)
     assert pooled is not None
     replayed = shifted_variances(fair.pieces_in[0].astype(np.int64), GAME, *pooled, _shifts(*pooled))

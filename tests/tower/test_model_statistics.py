@@ -14,7 +14,8 @@ import random
 import pytest
 
 from companion import COLOURS
-from companion.tower.model import FIRST_DROP_MS, MIN_GAP_MS, SimulatedTower, TowerParams, drop_times_ms
+from companion.tower.model import SimulatedTower, TowerParams
+from firmware.simulated import FIRST_DROP_MS, MIN_GAP_MS, drop_times_ms
 
 TOSSES = 10_000
 Z_999 = 3.29

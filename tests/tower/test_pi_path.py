@@ -25,11 +25,11 @@ from companion import COLOURS
 from companion.events import EventBus
 from companion.i18n import Msg
 from companion.store import Store
+from companion.table.service import GameService
+from companion.table.tower_link import TowerLink
 from companion.tower import service as service_module
 from companion.tower.record import TossRecord, iter_tosses
 from companion.tower.service import TowerService
-from companion.web.games import GameService
-from companion.web.tower_link import TowerLink
 from firmware.capture import CameraCount
 from firmware.mockpins import EmitterMockPin, ScaledMockFactory, TimedMockPin
 from firmware.pins import PinMap

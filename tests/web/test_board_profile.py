@@ -12,10 +12,10 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.app import create_app, shutdown_app
-from companion.rules.simulate import play_random_game
+from companion.games.marrakesh.simulate import play_random_game
 from companion.store import Store
-from companion.web.board_profile import BoardProfile, ProfileError
-from companion.web.board_profile_keys import check_value, info
+from companion.table.board_profile import BoardProfile, ProfileError
+from companion.table.board_profile_keys import check_value, info
 from tests.conftest import FAST_TOWER
 
 from .conftest import PLAYERS, Table, csrf_of
@@ -210,7 +210,7 @@ def test_the_profile_screen_is_served(client: FlaskClient) -> None:
     assert 'data-edition="classic"' in text and "profile.js" in text and "value-editor.js" in text
 
 
-# -- the games keep their answers in the table's profile (hooks in companion.web.games) ---------
+# -- the games keep their answers in the table's profile (hooks in companion.table.service) ---------
 def play_through(api: Api, seed: int, limit: int = 2000) -> tuple[str, list[str], dict[str, Any]]:
     """Create a 2-player game and play its first legal choices to the end; the game id, the keys of
     the questions it asked, and the final view."""

@@ -12,9 +12,9 @@ from flask.testing import FlaskClient
 
 from companion import COLOURS
 from companion.fairness.load import load_tosses
-from companion.rules.errors import RuleError
+from companion.games.marrakesh.errors import RuleError
+from companion.table import marrakesh_engine
 from companion.tower.record import colour_counts, iter_tosses
-from companion.web import engine
 from tests.web.conftest import PLAYERS, Table, csrf_of
 from tests.web.play import first_action, scores
 
@@ -39,9 +39,9 @@ def selection(view: dict[str, Any], seat: int) -> dict[str, Any]:
 def engine_message(table: Table, action: dict[str, Any]) -> str:
     """What the engine itself says about ``action`` on a copy of the game (rebuilt from the export)."""
     text = table.client.get(f"/api/games/{table.game_id}/log").get_data(as_text=True)
-    game = engine.read_log(text, source="export")
+    game = marrakesh_engine.read_log(text, source="export")
     with pytest.raises(RuleError) as raised:
-        game.apply(engine.parse_action(action))
+        game.apply(marrakesh_engine.parse_action(action))
     return str(raised.value)
 
 

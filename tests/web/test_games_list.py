@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.store import Store, _statements
-from companion.web import schema
-from companion.web.games import GameService
+from companion.table import game_records
+from companion.table.service import GameService
 from tests.web.conftest import Table, csrf_of
 
 PHONE = {"REMOTE_ADDR": "192.168.1.23"}  # a phone on the table's Wi-Fi (not the companion's own screen)
@@ -91,17 +91,18 @@ def test_games_stored_before_the_kind_column_are_marrakesh(tmp_path: Path) -> No
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL,"
                " applied_at TEXT NOT NULL DEFAULT (datetime('now')), PRIMARY KEY (component, version))")
-    for version, script in enumerate(schema.MIGRATIONS[:2], start=1):
+    for version, script in enumerate(game_records.MIGRATIONS[:2], start=1):
         for statement in _statements(script):
             db.execute(statement)
-        db.execute("INSERT INTO schema_migrations (component, version) VALUES (?, ?)", (schema.COMPONENT, version))
+        db.execute("INSERT INTO schema_migrations (component, version) VALUES (?, ?)",
+                   (game_records.COMPONENT, version))
     db.execute("INSERT INTO games (id, title, created_at, updated_at, edition, setup, seating, pin)"
                " VALUES ('old', 'Old game', 0, 0, 'essential', '{}', '[]', '1234')")
     db.commit()
     db.close()
     store = Store(path)
     try:
-        assert (schema.COMPONENT, 3) in store.applied
+        assert (game_records.COMPONENT, 3) in store.applied
         assert store.query("SELECT kind FROM games WHERE id = 'old'")[0]["kind"] == "marrakesh"
     finally:
         store.close()

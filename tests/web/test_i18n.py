@@ -13,11 +13,11 @@ import pytest
 from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
+from companion.games.marrakesh import Claim, Game, RuleError, SetupOptions
+from companion.games.marrakesh.simulate import RandomPlayer
 from companion.i18n import Msg, claim_name, colour_name, compile_catalogs, use_locale
 from companion.i18n.catalogs import TRANSLATIONS_DIR, js_catalog
 from companion.i18n.web import COOKIE
-from companion.rules import Claim, Game, RuleError, SetupOptions
-from companion.rules.simulate import RandomPlayer
 from companion.tower.model import SimulatedTower, TowerParams
 from tests.web.conftest import Table
 from tests.web.play import first_action
@@ -241,7 +241,7 @@ def test_every_translation_keeps_the_placeholders_of_its_english() -> None:
             assert sorted(pattern.findall(str(message.string))) == sorted(pattern.findall(str(message.id))), message.id
 
 
-# --- the game page's data and refusals (views.py, engine_game.py, access.py) ------------------------
+# --- the game page's data and refusals (views.py, games/common/game_base.py, access.py) ------------------------
 
 def test_the_game_view_sends_its_words_as_messages_with_their_german(table: Table) -> None:
     view = advance_to(table, "claim")
@@ -297,7 +297,7 @@ PROFILE_SAMPLES = [
 
 
 def test_every_board_profile_key_has_its_german_title_and_description() -> None:
-    from companion.web.board_profile_keys import SPECS, check_value, info, spec_of
+    from companion.table.board_profile_keys import SPECS, check_value, info, spec_of
 
     families = {key: spec_of(key) for key in PROFILE_SAMPLES}
     assert all(families.values()), "every sample is a known key"
@@ -394,7 +394,7 @@ def test_an_action_format_error_comes_back_in_german_and_changes_nothing(
     ({"edition": "chess"}, "unknown edition 'chess'; known: essential, classic"),
 ])
 def test_every_kind_of_setup_error_has_its_german(options: dict[str, Any], english: str) -> None:
-    from companion.rules import SetupError
+    from companion.games.marrakesh import SetupError
 
     with pytest.raises(SetupError) as caught:
         Game.new(SetupOptions(players=["Sarah", "Jan"], seed=1, **options))

@@ -15,14 +15,14 @@ from flask.testing import FlaskClient
 
 from companion import COLOURS
 from companion.fairness.simulate import simulate_into_store
+from companion.games.marrakesh import Game, SetupOptions
+from companion.games.marrakesh.actions import Answer
+from companion.games.marrakesh.errors import IllegalAnswer
+from companion.games.marrakesh.simulate import RandomPlayer
 from companion.i18n import Msg, use_locale
-from companion.rules import Game, SetupOptions
-from companion.rules.actions import Answer
-from companion.rules.errors import IllegalAnswer
-from companion.rules.simulate import RandomPlayer
+from companion.table.board_profile import SOURCES, source_words
+from companion.table.marrakesh_engine import label, option_text, option_words
 from companion.tower.model import SimulatedTower, TowerParams
-from companion.web.board_profile import SOURCES, source_words
-from companion.web.engine import label, option_text, option_words
 from tests.web.test_i18n import GERMAN, untranslated, visible
 
 
@@ -74,7 +74,7 @@ def test_the_report_json_keeps_english_and_carries_every_sentence_as_a_message(t
     assert "Farbverzerrung erkannt" in german and untranslated(german) == [], german
 
 
-# --- the engine's option and answer words (companion/web/engine.py, rules/game.py) -----------------
+# --- the engine's option and answer words (companion/table/marrakesh_engine.py, rules/game.py) -----------------
 
 def test_a_small_dict_option_reads_as_amounts_in_english_and_german() -> None:
     option = {"dinars": 1, "water": 2, "dates": 3}

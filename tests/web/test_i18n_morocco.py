@@ -20,9 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.events import EventBus
-from companion.i18n import Msg, use_locale
-from companion.i18n.catalogs import js_catalog
-from companion.morocco import (
+from companion.games.morocco import (
     ActionFormatError,
     Answer,
     Choose,
@@ -39,13 +37,15 @@ from companion.morocco import (
     action_from_dict,
     action_to_dict,
 )
-from companion.morocco.board import stall_of
-from companion.morocco.game import LINES
-from companion.morocco.log import write_log
-from companion.morocco.simulate import RandomPlayer, play_random_game
-from companion.web.games import GameService
-from companion.web.kinds import morocco as adapter
-from companion.web.kinds.view import undo_view
+from companion.games.morocco.board import stall_of
+from companion.games.morocco.game import LINES
+from companion.games.morocco.log import write_log
+from companion.games.morocco.simulate import RandomPlayer, play_random_game
+from companion.i18n import Msg, use_locale
+from companion.i18n.catalogs import js_catalog
+from companion.table.kinds import morocco as adapter
+from companion.table.kinds.view import undo_view
+from companion.table.service import GameService
 from tests.web.conftest import csrf_of
 from tests.web.test_i18n import GERMAN, message_ids
 

@@ -18,17 +18,17 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from companion.games.sabika import Answer, Choose, Game, Rest, SetupOptions, Work
+from companion.games.sabika.actions import action_from_dict
+from companion.games.sabika.components import ACTION_WORDS, RING_WORDS, WORDS, WORKER_WORDS, WORKERS
+from companion.games.sabika.errors import ActionFormatError, LogError, RuleError, SetupError
+from companion.games.sabika.log import read_log
+from companion.games.sabika.say import Said
+from companion.games.sabika.simulate import random_action, random_profile, table_setup
 from companion.i18n import Msg
 from companion.i18n.catalogs import js_catalog
-from companion.sabika import Answer, Choose, Game, Rest, SetupOptions, Work
-from companion.sabika.actions import action_from_dict
-from companion.sabika.components import ACTION_WORDS, RING_WORDS, WORDS, WORKER_WORDS, WORKERS
-from companion.sabika.errors import ActionFormatError, LogError, RuleError, SetupError
-from companion.sabika.log import read_log
-from companion.sabika.say import Said
-from companion.sabika.simulate import random_action, random_profile, table_setup
-from companion.web.kinds import sabika as kind
-from tests.sabika.helpers import BASE_PROFILE
+from companion.table.kinds import sabika as kind
+from tests.games.sabika.helpers import BASE_PROFILE
 from tests.web.conftest import csrf_of
 from tests.web.test_i18n import GERMAN, message_ids, untranslated
 

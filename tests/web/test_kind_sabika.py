@@ -1,6 +1,6 @@
-"""The Sabika adapter of the generic game page (``companion.web.kinds.sabika``).
+"""The Sabika adapter of the generic game page (``companion.table.kinds.sabika``).
 
-Random legal games (``companion.sabika.simulate``) walk through every kind of action and decision;
+Random legal games (``companion.games.sabika.simulate``) walk through every kind of action and decision;
 at every step the screen's choices must be exactly the engine's legal actions, labelled in player
 words and grouped in screens of at most ``MAX_GROUP`` buttons; every action gets a log line in
 player words; the board view is JSON and agrees with the engine's state.
@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.sabika import Game
-from companion.sabika.actions import Answer, Rest, Work
-from companion.sabika.components import ACTION_WORDS, MATERIALS, WORDS, WORKER_RING
-from companion.sabika.errors import ActionFormatError, SetupError
-from companion.sabika.setup import SetupOptions
-from companion.sabika.simulate import DEFAULT_NAMES, random_action, random_profile, table_setup
-from companion.web.kinds import sabika as kind
-from companion.web.kinds import wizard_games
-from tests.sabika.helpers import BASE_PROFILE
+from companion.games.sabika import Game
+from companion.games.sabika.actions import Answer, Rest, Work
+from companion.games.sabika.components import ACTION_WORDS, MATERIALS, WORDS, WORKER_RING
+from companion.games.sabika.errors import ActionFormatError, SetupError
+from companion.games.sabika.setup import SetupOptions
+from companion.games.sabika.simulate import DEFAULT_NAMES, random_action, random_profile, table_setup
+from companion.table.kinds import sabika as kind
+from companion.table.kinds import wizard_games
+from tests.games.sabika.helpers import BASE_PROFILE
 from tests.web.conftest import csrf_of
 
 ENGINE_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|[{}\[\]]|\b(?:builder1|builder2)\b|\d+-\d+(?! =)|\w+:\d")

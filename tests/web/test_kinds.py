@@ -13,12 +13,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.events import EventBus
-from companion.morocco import Game as MoroccoGame
-from companion.morocco import action_to_dict
-from companion.morocco.log import read_log, write_log
-from companion.morocco.simulate import RandomPlayer, play_random_game
-from companion.web.games import GameService
-from companion.web.kinds import morocco
+from companion.games.morocco import Game as MoroccoGame
+from companion.games.morocco import action_to_dict
+from companion.games.morocco.log import read_log, write_log
+from companion.games.morocco.simulate import RandomPlayer, play_random_game
+from companion.table.kinds import morocco
+from companion.table.service import GameService
 from tests.web.conftest import Table, csrf_of
 
 PLAYERS = [{"name": "Ana", "colour": "blue"}, {"name": "Ben", "colour": "red"}]

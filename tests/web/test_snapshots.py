@@ -102,7 +102,7 @@ def test_a_real_simulated_toss_shows_its_camera_snapshot_and_confidence(app: Fla
 
 def test_the_tower_link_remembers_only_recent_tosses(app: Flask) -> None:
     """A café tower tosses all day: the toss -> game map must not grow without end."""
-    from companion.web.tower_link import KEPT_TOSSES, TowerLink
+    from companion.table.tower_link import KEPT_TOSSES, TowerLink
 
     link: TowerLink = app.extensions["keshi.tower_link"]
     for n in range(KEPT_TOSSES + 10):

@@ -17,9 +17,10 @@ from flask.testing import FlaskClient
 
 from companion import COLOURS
 from companion.app import create_app, shutdown_app
+from companion.table import marrakesh_engine
+from companion.table.service import RESULT_WAITS
 from companion.tower.record import TossRecord, colour_counts, iter_tosses, save_toss
-from companion.web import engine, stream
-from companion.web.games import RESULT_WAITS
+from companion.web import stream
 from tests.conftest import FAST_TOWER
 from tests.web.conftest import PLAYERS, Table, csrf_of
 from tests.web.play import first_action
@@ -141,13 +142,13 @@ def test_a_toss_interrupted_by_a_restart_is_filed_when_the_companion_is_back(tmp
             live = games.create({"players": PLAYERS, "seed": seed})
             games.empty_tower(live.id, {})
             while live.game.phase != "toss":
-                seat, options = next(iter(engine.selection_options(live.game).items()))
+                seat, options = next(iter(marrakesh_engine.selection_options(live.game).items()))
                 games.act(live.id, {"type": "select", "player": int(seat), "colours": options[0]["colours"],
                                     "wild_sectors": options[0]["wild"][0] if options[0]["wild"] else []}, None, None)
             ids.append(live.id)
         games.start_toss(ids[0], None, lambda pieces, **context: "aaaaaaaaaaa1")  # its result never came
         games.start_toss(ids[1], None, lambda pieces, **context: "aaaaaaaaaaa2")
-        pieces = engine.pieces_in(games.get(ids[1]).game)
+        pieces = marrakesh_engine.pieces_in(games.get(ids[1]).game)
         save_toss(app.extensions["keshi.store"], TossRecord(  # stored by the tower, not yet filed for the game
             "aaaaaaaaaaa2", "default", "B1", "simulated", 1.0, pieces, pieces, colour_counts(), colour_counts(),
             beam_count=sum(pieces.values()), counts_source="simulator-truth", game_id=ids[1], season=1, round=1))
@@ -167,6 +168,6 @@ def test_a_toss_interrupted_by_a_restart_is_filed_when_the_companion_is_back(tmp
 
 def test_a_choice_in_the_log_says_what_it_answered() -> None:
     action = {"type": "choose", "player": 1, "option": 6}
-    text = engine.label(action, ["Sarah", "Jan"], "Reveal which provision tile for the next season?")
+    text = marrakesh_engine.label(action, ["Sarah", "Jan"], "Reveal which provision tile for the next season?")
     assert text == "Jan chooses 6 (“Reveal which provision tile for the next season?”)"
-    assert engine.label(action, ["Sarah", "Jan"]) == "Jan chooses 6"
+    assert marrakesh_engine.label(action, ["Sarah", "Jan"]) == "Jan chooses 6"

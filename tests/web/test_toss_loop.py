@@ -17,9 +17,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import COLOURS
+from companion.table import marrakesh_engine
+from companion.table.service import IN_THE_TRAY, RESULT_WAITS
 from companion.tower.record import iter_tosses
-from companion.web import engine, stream
-from companion.web.games import IN_THE_TRAY, RESULT_WAITS
+from companion.web import stream
 from tests.web.conftest import PLAYERS, Table, csrf_of
 from tests.web.play import first_action
 from tests.web.test_games_api import advance_to, wait_for_tower_result
@@ -182,12 +183,12 @@ def test_the_undo_label_names_what_will_really_be_taken_back(table: Table) -> No
 
 def test_answers_are_labelled_with_their_question_never_its_key() -> None:
     action = {"type": "answer", "key": "oasis.17.points", "value": 3}
-    text = engine.label(action, ["Ana"], "How many points per gate does oasis 17 show?")
+    text = marrakesh_engine.label(action, ["Ana"], "How many points per gate does oasis 17 show?")
     assert text == "The table answers “How many points per gate does oasis 17 show?”: 3"
-    assert "oasis.17" not in engine.label(action, ["Ana"])
-    assert engine.category_text("river_evaluation") == "River evaluation"
-    assert engine.phase_text("season_end") == "season scoring"
-    assert "." not in engine.category_text("oasis.17.points")
+    assert "oasis.17" not in marrakesh_engine.label(action, ["Ana"])
+    assert marrakesh_engine.category_text("river_evaluation") == "River evaluation"
+    assert marrakesh_engine.phase_text("season_end") == "season scoring"
+    assert "." not in marrakesh_engine.category_text("oasis.17.points")
 
 
 def test_each_toss_is_one_line_in_the_log(table: Table) -> None:

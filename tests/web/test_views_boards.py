@@ -1,4 +1,4 @@
-"""The boards, score track, claim display and one-tap follow-ups of the JSON view (companion.web.views).
+"""The boards, score track, claim display and one-tap follow-ups of the JSON view (companion.table.views).
 
 Games are played by the engine itself (first legal choice each time); every expectation is read from
 the engine's own ``to_dict()`` and legal actions at that moment, not written into the test.
@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from companion.rules import Game, action_from_dict
-from companion.rules.board import COLOUR_SECTOR
-from companion.web import engine, views
+from companion.games.marrakesh import Game, action_from_dict
+from companion.games.marrakesh.board import COLOUR_SECTOR
+from companion.table import marrakesh_engine, views
 from tests.web.play import first_action
 
 NAMES = ["Ana", "Ben", "Cleo"]
@@ -22,8 +22,9 @@ SEATING = [{"name": "Ana", "colour": "blue"}, {"name": "Ben", "colour": "red"}, 
 
 def view_of(game: Game) -> dict[str, Any]:
     """The parts of the view a phone plays from (as ``views._fresh`` builds them)."""
-    return {"phase": game.phase, "pending": game.pending, "selections": engine.selection_options(game),
-            "state": game.to_dict(), "legal": views.with_follow_ups(game, engine.legal_json(game, NAMES), NAMES)}
+    return {"phase": game.phase, "pending": game.pending, "selections": marrakesh_engine.selection_options(game),
+            "state": game.to_dict(),
+            "legal": views.with_follow_ups(game, marrakesh_engine.legal_json(game, NAMES), NAMES)}
 
 
 def play_until(game: Game, stop: Callable[[Game], bool], limit: int = 3000) -> Game:
@@ -35,7 +36,7 @@ def play_until(game: Game, stop: Callable[[Game], bool], limit: int = 3000) -> G
 
 
 def new(edition: str = "essential", seed: int = 4) -> Game:
-    return engine.new_game(NAMES, seed=seed, start_player=None, tower_layer="B1", draws=None, profile=None,
+    return marrakesh_engine.new_game(NAMES, seed=seed, start_player=None, tower_layer="B1", draws=None, profile=None,
                            edition=edition)
 
 
@@ -79,7 +80,7 @@ def test_the_score_track_orders_markers_and_counts_laps() -> None:
 def test_the_claim_display_says_what_the_mover_may_take_and_where_it_goes() -> None:
     game = play_until(new(), lambda g: g.phase == "claim" and g.pending is None and isinstance(g.to_move, int))
     state = game.to_dict()
-    legal = engine.legal_json(game, NAMES)
+    legal = marrakesh_engine.legal_json(game, NAMES)
     rows = views.claim_display(state, legal, NAMES)
     display = state["tower"]["display"]
     assert [(r["colour"], r["count"]) for r in rows] == [(c, n) for c, n in display.items() if n]
@@ -100,7 +101,7 @@ def test_a_follow_up_is_the_decision_the_action_really_leads_to_and_the_live_gam
         if game.season > 1:
             break
         before = game.to_dict()
-        legal = views.with_follow_ups(game, engine.legal_json(game, NAMES), NAMES)
+        legal = views.with_follow_ups(game, marrakesh_engine.legal_json(game, NAMES), NAMES)
         assert game.to_dict() == before, "looking ahead changed the live game"
         chained = [e for e in legal if "then" in e]
         if chained:
@@ -109,7 +110,7 @@ def test_a_follow_up_is_the_decision_the_action_really_leads_to_and_the_live_gam
             game.apply(action_from_dict(entry["action"]))
             assert game.pending and game.pending["prompt"] == entry["then"]["prompt"]
             follow = [o["action"] for o in entry["then"]["options"]]
-            assert follow == [e["action"] for e in engine.legal_json(game, NAMES)]
+            assert follow == [e["action"] for e in marrakesh_engine.legal_json(game, NAMES)]
             game.apply(action_from_dict(follow[-1]))
             continue
         game.apply(action_from_dict(first_action(view_of(game))))

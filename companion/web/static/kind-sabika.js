@@ -1,4 +1,4 @@
-// Sabika's board for the generic game page: draws the adapter's board_view (companion/web/kinds/sabika.py).
+// Sabika's board for the generic game page: draws the adapter's board_view (companion/table/kinds/sabika.py).
 // Every player's Workshop (your own first on a phone, all side by side on a tablet), then the shared board:
 // round and era, the three Rondels with their Workers, the Map's Cities and trade routes, the tribute due,
 // the Sultan's Wishes and the cards and tiles on offer. Plain DOM; every colour is also written in words.

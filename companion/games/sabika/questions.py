@@ -1,0 +1,301 @@
+"""Questions to the table about printed values the rulebook text does not give (the board profile).
+
+A question is plain data ``{"kind": "question", "player": None, "key", "prompt", "options", "multi",
+"count"}``. ``multi`` questions take a list of distinct options (``count`` = exact length, or None
+for 1 or more). ``Game`` asks the first unanswered key among the values it needs *now* (what is
+face up, what the board side shows) and keeps every answer in ``game.profile``; a saved profile
+passed to the next game means nothing is asked again. ``SHIPPED`` holds the few values the text
+proves, each with the line it comes from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from companion.games.sabika.components import (
+    ARTWORKS,
+    BLUE_EFFECTS,
+    BUILDING_TYPES,
+    CITIES,
+    FINAL_TRIBUTE,
+    GOODS,
+    ICON_OPTIONS,
+    MAJOR_TILES,
+    METRICS,
+    NARRATOR_LAST,
+    RING_ACTIONS,
+    RINGS,
+    TWO_PLAYER_REMOVED,
+    WISH_ELEMENTS,
+)
+from companion.games.sabika.say import ARTWORK_SAY, ELEMENT_SAY, RING_SAY, SIDE_SAY, SPOT_SAY, prompt_fields
+from companion.i18n import Msg
+
+if TYPE_CHECKING:
+    from companion.games.sabika.state import GameState
+
+#: Values the rulebook text proves (key -> (value, source line)).
+SHIPPED: dict[str, tuple[Any, str]] = {
+    f"tribute.{NARRATOR_LAST}": (FINAL_TRIBUTE, "L1019-1020: 6 Parias at the end of the game"),
+    "major_poem.A1.metric": ("poems", "L35-38: A1, 14/9/6 PP for the most Poems"),
+    "major_poem.A1.mode": ("majority", "L35-38"),
+    "major_poem.A2.metric": ("poems", "L333-336: A2, 2 PP for each Poem (max. 14 PP)"),
+    "major_poem.A2.mode": ("per", "L333-336"),
+    "major_poem.A2.points": (2, "L333-336"),
+    "major_poem.A2.max": (14, "L333-336"),
+    "minor_poem.2.blue": ("seal_bonus", "L322-325: 2 Dinars and 2 PP each time you get a Seal"),
+    "minor_poem.2.red": (["glazed:1", "raw:1"], "L317-320: 1 Glazed Ceramic and 1 Raw Material"),
+    "minor_poem.21.blue": ("quarry_extra", "L25-31: 1 Raw Material or a listed Material per Quarry Action"),
+    "minor_poem.21.red": (["good:2", "pp:2"], "L19-23: Poet 21, earn 2 Goods and 2 PP"),
+    "minor_poem.1.blue": ("income_start", "L1070-1073: 2 Dinars each Income Phase, 2 PP on becoming Starting Player"),
+    "minor_poem.4.red": (["pp:2", "major_tile_bonus"], "L1075-1077"),
+    "minor_poem.5.blue": ("wood_bonus", "L1079-1081: +1 PP and 1 Paria when using Wood"),
+    "minor_poem.10.blue": ("poem_scaffold", "L1083-1085"),
+    "minor_poem.14.red": (["free_ship"], "L1087-1092"),
+    "minor_poem.17.red": (["red_city_action"], "L1099-1100"),
+    "minor_poem.16.blue": ("goods_store", "L1094-1097: a special Storehouse for 2 Goods, +1 PP and 1 Paria each"),
+    "minor_poem.20.blue": ("export_double", "L1102-1104"),
+}
+SHIPPED_PROFILE: dict[str, Any] = {key: value for key, (value, _) in SHIPPED.items()}
+
+YES_NO = ["yes", "no"]
+
+
+def question(key: str, prompt: Msg, options: Sequence[Any], *, multi: bool = False,
+             count: int | None = None) -> dict[str, Any]:
+    """A question to the table (``player`` None: the table answers); its prompt in English and as ``say``."""
+    return {"kind": "question", "player": None, "key": key, **prompt_fields(prompt), "options": list(options),
+            "multi": multi, "count": count}
+
+
+def answer_ok(q: dict[str, Any], value: Any) -> bool:
+    """Whether ``value`` answers question ``q``."""
+    if not q["multi"]:
+        return value in q["options"]
+    if not isinstance(value, list) or not value or len(set(map(repr, value))) != len(value):
+        return False
+    if q["count"] is not None and len(value) != q["count"]:
+        return False
+    return all(v in q["options"] for v in value)
+
+
+def side(players: int) -> str:
+    """The Main Board side: ``small`` for 1-2 players, ``large`` for 3-4 (L59-61)."""
+    return "small" if players <= 2 else "large"
+
+
+Spec = tuple[str, Msg, Sequence[Any], bool, "int | None"]
+
+
+def _bonus(key: str, what: Msg) -> Spec:
+    return (key, Msg("Which icons does {what} show, left to right (one or more)?", what=what), ICON_OPTIONS, True,
+            None)
+
+
+def board_questions(s: GameState) -> Iterator[Spec]:
+    """The board-side layout and the printed track values (asked before setup finishes)."""
+    prof, n = s.profile, len(s.players)
+    sd = side(n)
+    for ring in RINGS:
+        size_key = f"rondel.{sd}.{ring}.size"
+        yield (size_key, Msg("How many squares does the {ring} have ({side} board side)?", ring=RING_SAY[ring],
+                             side=SIDE_SAY[sd]), list(range(3, 17)), False, None)
+        if size_key not in prof:
+            return
+        for sq in range(1, int(prof[size_key]) + 1):
+            yield (f"rondel.{sd}.{ring}.{sq}.action",
+                   Msg("Which Main Action is on square {n} of the {ring} (clockwise from the Storehouse side, "
+                       "{side} board side)?", n=sq, ring=RING_SAY[ring], side=SIDE_SAY[sd]),
+                   list(RING_ACTIONS[ring]), False, None)
+            if n == 3:
+                yield (f"rondel.{sd}.{ring}.{sq}.four_only",
+                       Msg("Is square {n} of the {ring} marked for 4 players only (covered by a Cancellation "
+                           "Tile in 3-player games)?", n=sq, ring=RING_SAY[ring]), YES_NO, False, None)
+    for kind, (inner_ring, outer_ring) in (("raw", ("outer", "middle")), ("marble", ("middle", "inner"))):
+        count_key = f"rondel.{sd}.{kind}_spots"
+        what = SPOT_SAY[kind]
+        yield (count_key, Msg("How many {what} Secondary Action squares lie between the {first} and the {second}?",
+                              what=what, first=RING_SAY[inner_ring], second=RING_SAY[outer_ring]),
+               list(range(0, 9)), False, None)
+        if count_key not in prof:
+            return
+        for k in range(1, int(prof[count_key]) + 1):
+            for ring in (inner_ring, outer_ring):
+                size = int(prof[f"rondel.{sd}.{ring}.size"])
+                yield (f"rondel.{sd}.{kind}.{k}.{ring}",
+                       Msg("Which square of the {ring} does {what} Secondary Action {k} connect to?",
+                           ring=RING_SAY[ring], what=what, k=k), list(range(1, size + 1)), False, None)
+    if n < 4:
+        count_key = f"sultan.{n}p.count"
+        yield (count_key, Msg("How many Sultan's Workers are placed in a {n}-player game?", n=n), list(range(0, 5)),
+               False, None)
+        if count_key not in prof:
+            return
+        spots = [f"{ring} {sq}" for ring in RINGS for sq in range(1, int(prof[f"rondel.{sd}.{ring}.size"]) + 1)]
+        for k in range(1, int(prof[count_key]) + 1):
+            yield (f"sultan.{n}p.{k}", Msg("On which square does Sultan's Worker {k} start ({n} players)?", k=k, n=n),
+                   spots, False, None)
+    yield ("bag.tokens_per_type", Msg("How many Raw Material/Goods tokens of each type are in the bag?"),
+           list(range(3, 16)), False, None)
+    for space in range(2, 6):
+        yield (f"tribute.{space}", Msg("How many Parias are shown under space {n} of the Round Track?", n=space),
+               list(range(0, 9)), False, None)
+    for pos in range(1, n + 1):
+        yield (f"start_dinars.{pos}", Msg("How many starting Dinars does the player in turn position {n} get?", n=pos),
+               list(range(0, 11)), False, None)
+    yield ("favour.length", Msg("How many spaces does the Sultan's Favour Track have after the Lion Fountain start?"),
+           list(range(2, 11)), False, None)
+    if "favour.length" not in prof:
+        return
+    for space in range(1, int(prof["favour.length"])):
+        yield _bonus(f"favour.{space}.bonus", Msg("space {n} of the Sultan's Favour Track", n=space))
+    if s.events:
+        yield ("events.change_spaces", Msg("Above which 2 Round Track spaces is the Event icon (advanced mode)?"),
+               list(range(2, 7)), True, 2)
+    if n == 2:
+        yield ("major.II.two_player_removed", Msg("Which Era II Major Construction Tiles are marked as removed in "
+                                                  "2-player games?"),
+               list(range(1, MAJOR_TILES["II"] + 1)), True, TWO_PLAYER_REMOVED)
+
+
+def component_groups(s: GameState) -> Iterator[tuple[str, Callable[[], Iterator[Spec]]]]:
+    """Every component now face up (tiles, cards, the players' own cards) with its questions.
+
+    Grouped by component so ``Game`` can skip the ones whose values are all known.
+    """
+    prof = s.profile
+    for tile in list(s.wish_track.values()) + s.wish_tower:
+        yield f"wish.{tile}", partial(wish_tile, prof, tile)
+    yield f"trade.{s.trade_card}", partial(scoring_card, prof, f"trade.{s.trade_card}",
+                                           Msg("Trade Card {n}", n=s.trade_card))
+    for t in s.city_tiles:
+        yield f"city_tile.{t}", partial(city_tile, t)
+    yield "map", partial(routes, prof)
+    for era, tiles in s.major_tiles.items():
+        for t in tiles:
+            yield f"major.{era}.{t}", partial(major_tile, era, t)
+    for pair in s.store_display:
+        for store_tile in pair:
+            if store_tile is not None:
+                yield f"storehouse.{store_tile}", partial(storehouse_tile, store_tile)
+    for c in s.minor_display:
+        if c is not None:
+            yield f"minor_card.{c}", partial(minor_card, c)
+    for poem in s.major_poems:
+        if poem is not None:
+            yield f"major_poem.{poem}", partial(scoring_card, prof, f"major_poem.{poem}", Msg("Major Poem {n}", n=poem))
+    for m in s.poem_display:
+        if m is not None:
+            yield f"minor_poem.{m}", partial(minor_poem, prof, m)
+    for p in s.players:
+        if p.balance_card:  # Yusuf has none (solo mode, L1216)
+            yield f"balance.{p.balance_card}", partial(balance_card, p.balance_card)
+        for t in p.start_tiles:
+            yield f"start_tile.{t}", partial(start_tile, t)
+
+
+def wish_tile(prof: dict[str, Any], tile: str) -> Iterator[Spec]:
+    """A Sultan's Wishes tile: its elements and the PP each earns (L914-919, L945-963)."""
+    key = f"wish.{tile}.elements"
+    yield (key, Msg("Which elements does Sultan's Wishes tile {tile} show?", tile=tile), WISH_ELEMENTS, True, None)
+    for element in prof.get(key, []):
+        yield (f"wish.{tile}.{element}.points", Msg("How many PP does Sultan's Wishes tile {tile} give per {element}?",
+                                                    tile=tile, element=ELEMENT_SAY[element]), range(1, 7), False, None)
+
+
+def city_tile(t: int) -> Iterator[Spec]:
+    """A City Tile: colour, Good in demand, City Bonus, consolidation Bonus (L699-710)."""
+    yield (f"city_tile.{t}.colour", Msg("Is City Tile {n} blue or red?", n=t), ("blue", "red"), False, None)
+    yield (f"city_tile.{t}.demand", Msg("Which Good is in demand on City Tile {n}?", n=t), GOODS, False, None)
+    yield _bonus(f"city_tile.{t}.bonus", Msg("the City Bonus of City Tile {n}", n=t))
+    yield _bonus(f"city_tile.{t}.consolidate", Msg("the consolidation Bonus (income or action) of City Tile {n}", n=t))
+
+
+ROUTE_PAIRS = tuple(f"{a}-{b}" for a in range(CITIES + 1) for b in range(a + 1, CITIES + 1))
+
+
+def routes(prof: dict[str, Any]) -> Iterator[Spec]:
+    """The Map's trade routes and their Dinar costs (L719-721)."""
+    yield ("map.routes", Msg("Which pairs of places are joined by a trade route (0 = Kingdom of Granada, 1-9 = the "
+                             "Cities)?"), ROUTE_PAIRS, True, None)
+    for route in prof.get("map.routes", []):
+        yield (f"map.route.{route}.cost", Msg("How many Dinars does the route {route} cost?", route=route), range(0, 6),
+               False, None)
+
+
+def major_tile(era: str, t: int) -> Iterator[Spec]:
+    """A Major Construction Tile: its building and its Construction Bonus (L630-642)."""
+    yield (f"major.{era}.{t}.type",
+           Msg("Which building does Era {era} Major Construction Tile {n} show?", era=era, n=t),
+           BUILDING_TYPES["major"], False, None)
+    yield _bonus(f"major.{era}.{t}.bonus", Msg("the Construction Bonus of Era {era} Major Construction Tile {n}",
+                                               era=era, n=t))
+
+
+def balance_card(b: int) -> Iterator[Spec]:
+    """An Architectural Balance Card: the Ceramic Artwork half on its left (the right is wild, L689-691)."""
+    yield (f"balance.{b}.left", Msg("Which Ceramic Artwork half is on the left of Architectural Balance Card {n} "
+                                    "(named by its bonus)?", n=b), ARTWORKS, False, None)
+
+
+def start_tile(t: int) -> Iterator[Spec]:
+    """A Starting Tile's Resources and Bonuses (L154-158)."""
+    yield _bonus(f"start_tile.{t}.bonus", Msg("Starting Tile {n} (Resources and Bonuses)", n=t))
+
+
+def storehouse_tile(t: int) -> Iterator[Spec]:
+    """A Storehouse Tile: its Store Boxes and its Bonus."""
+    yield (f"storehouse.{t}.boxes", Msg("How many Store Boxes does Storehouse Tile {n} show?", n=t), [1, 2, 3], False,
+           None)
+    yield _bonus(f"storehouse.{t}.bonus", Msg("the top of Storehouse Tile {n}", n=t))
+
+
+def minor_card(c: int) -> Iterator[Spec]:
+    """A Minor Construction Card: base Material, building type and its two Ceramic Artwork halves."""
+    yield (f"minor_card.{c}.base", Msg("Which base Material does Minor Construction Card {n} need?", n=c),
+           ["gypsum", "wood", "marble"], False, None)
+    yield (f"minor_card.{c}.type", Msg("Which building does Minor Construction Card {n} show?", n=c),
+           list(BUILDING_TYPES["minor"]), False, None)
+    legend = [Msg("{key} = {words}", key=a, words=w) for a, w in ARTWORK_SAY.items()]
+    for half in ("left", "right"):
+        text = (Msg("Which Ceramic Artwork half is on the left of Minor Construction Card {n} ({legend})?", n=c,
+                    legend=legend) if half == "left" else
+                Msg("Which Ceramic Artwork half is on the right of Minor Construction Card {n} ({legend})?", n=c,
+                    legend=legend))
+        yield (f"minor_card.{c}.{half}", text, list(ARTWORKS), False, None)
+
+
+def minor_poem(prof: dict[str, Any], m: int) -> Iterator[Spec]:
+    """A Minor Poem: its blue (permanent) and red (immediate) sides."""
+    yield (f"minor_poem.{m}.blue", Msg("What does the blue side of Minor Poem {n} do?", n=m), list(BLUE_EFFECTS),
+           False, None)
+    if prof.get(f"minor_poem.{m}.blue") == "quarry_extra":
+        yield (f"minor_poem.{m}.quarry_materials", Msg("Which Materials does Minor Poem {n} list?", n=m),
+               ["gypsum", "wood", "marble", "glazed"], True, None)
+    yield _bonus(f"minor_poem.{m}.red", Msg("the red side of Minor Poem {n}", n=m))
+
+
+def scoring_card(prof: dict[str, Any], prefix: str, what: Msg) -> Iterator[Spec]:
+    """A Major Poem or Trade Card: what it counts and how it scores."""
+    yield (f"{prefix}.metric", Msg("What does {what} count?", what=what), list(METRICS), False, None)
+    yield (f"{prefix}.mode", Msg("Does {what} score a majority (14/9/6 PP) or PP per item counted?", what=what),
+           ["majority", "per"], False, None)
+    if prof.get(f"{prefix}.mode") == "per":
+        yield (f"{prefix}.points", Msg("How many PP does {what} give per item counted?", what=what), list(range(1, 6)),
+               False, None)
+        yield (f"{prefix}.max", Msg("What is the most PP {what} can give (0 = no maximum)?", what=what),
+               [0, *range(4, 31)], False, None)
+
+
+def component_specs(s: GameState, known: set[str]) -> Iterator[Spec]:
+    """The questions of every face-up component not yet in ``known``; complete ones are added to it.
+
+    A generator reads the profile as it goes, so one paused at a question may be resumed after the
+    answer (``Game`` does so: each answer costs one step, not a new scan).
+    """
+    for component, specs in component_groups(s):
+        if component not in known:
+            yield from specs()
+            known.add(component)

@@ -1,0 +1,108 @@
+"""A random legal game, for the CLI, the property tests and the benchmark.
+
+Every choice (setup draws, the players' decisions and the simulated table's answers to questions
+about printed values) comes from one seeded ``random.Random``, so a seed names a game. The random
+answers stand in for a real board; they are not claims about it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from companion.games.sabika import questions
+from companion.games.sabika.actions import Action, Answer, Choose
+from companion.games.sabika.components import MAJOR_TILES, MINOR_POEM_DISPLAY, POEM_LETTERS, POEM_NUMBERS, POOLS
+from companion.games.sabika.game import Game
+from companion.games.sabika.questions import Spec
+from companion.games.sabika.setup import TABLE_KEYS, SetupOptions, resolve_setup
+from companion.i18n import Msg
+
+DEFAULT_NAMES: tuple[str, ...] = ("Aisha", "Yusuf", "Leonor", "Hamid")
+
+
+def random_action(game: Game, rng: random.Random) -> Action:
+    """A uniformly random legal action for whoever must act now."""
+    pending = game.pending
+    if pending is not None and pending["kind"] in ("question", "draw"):
+        options = pending["options"]
+        if pending["multi"]:
+            size = pending["count"] or rng.randint(1, min(2, len(options)))
+            picked: list[object] = []
+            while len(picked) < size:  # distinct options (random.sample is slow on short lists)
+                option = rng.choice(options)
+                if option not in picked:
+                    picked.append(option)
+            return Answer(pending["key"], picked)
+        return Answer(pending["key"], rng.choice(options))
+    if pending is not None:
+        return Choose(pending["player"], rng.choice(pending["options"]))
+    return rng.choice(list(game.legal_actions()))
+
+
+def table_setup(players: int, seed: int) -> dict[str, Any]:
+    """What a simulated real table lays out face up (for ``table_draws`` games)."""
+    drawn = resolve_setup(SetupOptions(players=DEFAULT_NAMES[:players], seed=seed, solo=players == 1))["draws"]
+    out = {key: drawn[key] for key in TABLE_KEYS if key in drawn}
+    out["minor_display"] = drawn["minor_deck"][:4]
+    out["poem_display"] = drawn["poem_deck"][:MINOR_POEM_DISPLAY[max(players, 2)]]  # solo: set up as for 2
+    out["store_display"] = [pile[:2] for pile in drawn["store_piles"]]
+    return out
+
+
+def play_random_game(players: int, seed: int, *, names: Sequence[str] | None = None,
+                     max_actions: int = 50_000, advanced: bool = False, table_draws: bool = False) -> Game:
+    """Play a whole random legal game with ``players`` seats from ``seed`` (``advanced``: with 3 Events;
+    1 player: the solo mode against Yusuf)."""
+    rng = random.Random(seed)
+    seats = tuple(names) if names is not None else DEFAULT_NAMES[:players]
+    seed_setup = rng.randrange(2**32)
+    draws = table_setup(players, seed_setup) if table_draws else {}
+    game = Game.new(SetupOptions(players=seats, seed=seed_setup, advanced=advanced, table_draws=table_draws,
+                                 draws=draws, solo=players == 1))
+    for _ in range(max_actions):
+        if game.finished:
+            return game
+        game.apply(random_action(game, rng))
+    raise RuntimeError(f"random Sabika game {seed} did not finish within {max_actions} actions")
+
+
+def random_profile(players: int, seed: int, base: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A complete board profile answered at random: the board side for ``players`` and every component
+    of every pool, so a game started with it asks the table nothing (screens and tests; not a real board).
+
+    ``base`` (e.g. a known Rondel and Map) is kept; only what it leaves open is answered.
+    """
+    rng = random.Random(seed)
+    game = Game.new(SetupOptions(players=DEFAULT_NAMES[:players], seed=seed, profile=dict(base or {})))
+    while game.pending is not None and game.pending["kind"] == "question":  # the board side, what lies face up
+        game.apply(random_action(game, rng))
+    profile = dict(game.profile)
+    for specs in _every_component(profile):
+        for key, _prompt, options, multi, count in specs:  # the generator reads ``profile`` as it goes
+            if key not in profile:
+                choices = list(options)
+                size = (count or rng.randint(1, min(2, len(choices)))) if multi else 1
+                picked = rng.sample(choices, size)
+                profile[key] = picked if multi else picked[0]
+    return profile
+
+
+def _every_component(profile: dict[str, Any]) -> Iterator[Iterator[Spec]]:
+    """The questions of every numbered component in the seeded pools (``components.POOLS``)."""
+    yield from (questions.wish_tile(profile, f"{letter}{n}") for letter in "ABC"
+                for n in range(1, POOLS["wish_per_letter"] + 1))
+    yield from (questions.scoring_card(profile, f"trade.{n}", Msg("Trade Card {n}", n=n))
+                for n in range(1, POOLS["trade_card"] + 1))
+    yield from (questions.scoring_card(profile, f"major_poem.{letter}{n}",
+                                                Msg("Major Poem {n}", n=f"{letter}{n}"))
+                for letter in POEM_LETTERS for n in range(1, POEM_NUMBERS + 1))
+    yield from (questions.city_tile(n) for n in range(1, POOLS["city_tile"] + 1))
+    yield questions.routes(profile)
+    yield from (questions.major_tile(era, n) for era, count in MAJOR_TILES.items() for n in range(1, count + 1))
+    yield from (questions.storehouse_tile(n) for n in range(1, POOLS["storehouse"] + 1))
+    yield from (questions.minor_card(n) for n in range(1, POOLS["minor_card"] + 1))
+    yield from (questions.minor_poem(profile, n) for n in range(1, POOLS["minor_poem"] + 1))
+    yield from (questions.balance_card(n) for n in range(1, POOLS["balance"] + 1))
+    yield from (questions.start_tile(n) for n in range(1, POOLS["start_tile"] + 1))

@@ -1,0 +1,1036 @@
+"""Games at the table: create, load, act, undo — every change stored before anyone hears of it.
+
+``GameService`` keeps one live engine ``Game`` per open game (rebuilt from the store by replay after
+a restart) behind a per-game lock. An accepted change is, in one SQLite transaction, a ``game_log``
+row and a ``game_events`` row; only after that commits is it announced on the bus (topic
+``game.event``) and acknowledged to the phone. Two phones acting at once: each sends the game
+``version`` it saw; the first wins, the second gets ``GameMovedOn`` with a fresh view. A request
+retried with the same idempotency key gets the first answer back and changes nothing.
+
+The game is the one source of truth for what the tower holds: a new game first has the table empty
+the tower (or confirm it is empty); a release may name pieces nobody believed inside (leftovers, the
+table's count wins); after every release, and every undo of one, the tower service is told what the
+game says the tower holds (its Pi estimate, or the simulated tower). One toss per round: a second is
+refused while the tower tumbles or its result waits, and undoing a confirmed release brings that
+result back for Confirm / Correct.
+
+Games other than Marrakesh (Morocco, Sabika: ``companion.table.kinds``) go through the same store,
+versions, idempotency keys, undo by replay, events and log; their engine is reached through the
+game's adapter, and the tower parts (toss, release, tower check, season scoring) refuse them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion import COLOURS
+from companion.errors import KeshiError
+from companion.events import EventBus
+from companion.games.marrakesh import Game, RuleError
+from companion.i18n import Msg, colour_name, phase_name, render_words
+from companion.store import Store
+from companion.table import board_profile, kinds, marrakesh_engine
+from companion.table.kinds import MARRAKESH
+from companion.table.kinds import profile as table_profile
+from companion.tower.record import clear_correction, record_correction
+from companion.tower.service import TowerBusyError
+
+log = logging.getLogger("keshi.web")
+
+EDITIONS = tuple(marrakesh_engine.EDITION_NAMES)
+LAYERS = ("B1", "B2")
+
+
+class GameNotFound(KeshiError, LookupError):
+    """No game with this id in the store."""
+
+
+class GameMovedOn(KeshiError, RuntimeError):
+    """The action was based on an older version of the game than the current one."""
+
+    def __init__(self, game_id: str, sent: int, current: int) -> None:
+        super().__init__(Msg("the game moved on: you acted on version {sent}, the game is at version {current}",
+                             sent=sent, current=current))
+        self.game_id = game_id
+
+
+class SetupInputError(KeshiError, ValueError):
+    """The setup wizard's answers are unusable; the message names the field."""
+
+
+class NotForThisGame(KeshiError, ValueError):
+    """The request is for a part of Marrakesh (the tower, season scoring) and this game has none."""
+
+
+class TowerRefusal(KeshiError, RuntimeError):
+    """The tower cannot be used for this game now (a toss tumbles, a result waits, the tower is not
+    checked yet); the message says why in player words and nothing changed."""
+
+    def __init__(self, game_id: str, message: Msg | str) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+
+
+class TowerControl(Protocol):
+    """What the games need of the tower service (``companion.tower.service.TowerService``)."""
+
+    @property
+    def busy(self) -> bool: ...
+
+    def contents(self) -> dict[str, int]: ...
+
+    def set_contents(self, counts: dict[str, int], reason: str) -> dict[str, int]: ...
+
+    def empty(self, found: dict[str, int] | None = None) -> dict[str, int]: ...
+
+    def toss(self, pieces_in: dict[str, int] | None = None, *, game_id: str | None = None,
+             season: int | None = None, round: int | None = None, source: str = "dashboard") -> str: ...
+
+
+#: Seconds after which a toss that never reported back (the tower failed it) no longer blocks the game.
+TOSS_LOST_AFTER_S = 20.0
+#: Phases in which season or final scoring happens (an action may pause in them for a question).
+SCORING_PHASES = ("round_end", "season_end", "final", "finished")
+#: What a tower result waiting for the table (or a tumbling tower) says to a second toss or an undo.
+#: (English: each is the catalog id of the message the refusal sends, ``Msg(RESULT_WAITS)``.)
+RESULT_WAITS = "The tower has already been tossed this round: confirm or correct its result first"
+STILL_TOSSING = "The tower is still tossing: wait for its result"
+IN_THE_TRAY = "The keshis are already in the tray: confirm or correct the tower's result first"
+AT_THE_START = "Nothing to take back: the game is at its start"
+#: Who acts when a phone did not say (``LiveGame.who``).
+THE_TABLE = Msg("The table")
+
+
+@dataclass
+class LiveGame:
+    """One game in memory: its engine state plus what only the table knows (seats, PIN, tower)."""
+
+    id: str
+    title: str
+    seating: list[dict[str, Any]]
+    pin: str
+    version: int
+    #: the engine's game: a Marrakesh ``Game``, or for another ``kind`` that engine's ``Game``
+    game: Game
+    tower_result: dict[str, Any] | None = None
+    #: the game-start tower check: ``{"needed": bool, "believed_inside": {...}, "done": {...} | None}``
+    tower_check: dict[str, Any] | None = None
+    #: the last season scoring, kept until acknowledged: ``{"season", "label", "deltas", "acknowledged"}``
+    season_scoring: dict[str, Any] | None = None
+    #: score changes of actions that paused during season scoring (added to the scoring's deltas)
+    scoring_partial: list[dict[str, int]] | None = None
+    #: the id of this game's toss while the tower tumbles (None otherwise), and when it started
+    tossing: str | None = None
+    tossing_since: float = 0.0
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    #: (version, view, the view as JSON) — built once per change and shared by every phone
+    view_cache: tuple[int, dict[str, Any], str] | None = None
+    #: which game this is (``companion.table.kinds``); only Marrakesh has the tower
+    kind: str = MARRAKESH
+    #: a table game's log line of each action in ``game.log`` (what Undo names): its English and the same
+    #: line as a message (``Msg.to_json``, None in a game stored before lines were kept as messages), so
+    #: Undo names the action in each phone's language
+    lines: list[tuple[str, dict[str, Any] | None]] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        if self.kind != MARRAKESH:
+            return [str(p.name) for p in self.game.players]
+        return [str(p["name"]) for p in self.game.to_dict()["players"]]
+
+    @property
+    def labels(self) -> list[str]:
+        """A table game's log lines in English, one per action."""
+        return [label for label, _ in self.lines]
+
+    @property
+    def last_label(self) -> str | None:
+        """A table game's log line of its last action (None at the start)."""
+        return self.lines[-1][0] if self.lines and self.game.log else None
+
+    @property
+    def last_say(self) -> Msg | str:
+        """The last action's log line as a message (its English where no message was kept)."""
+        said = self.lines[-1][1] if self.lines and self.game.log else None
+        return Msg.from_json(said) if said else self.last_label or "the last action"
+
+    def who(self, seat: Any) -> str | Msg:
+        """The name at ``seat`` (the phone's "who are you"), or "The table" when none was given."""
+        return self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else THE_TABLE
+
+    def is_tossing(self, tower: TowerControl | None) -> bool:
+        """True while this game's toss tumbles (a toss that never reported back stops counting)."""
+        if self.tossing is None:
+            return False
+        if tower is not None and not tower.busy and time.time() - self.tossing_since > TOSS_LOST_AFTER_S:
+            self.tossing = None
+            self.view_cache = None
+            return False
+        return True
+
+    def undo_refusal_say(self, tower: TowerControl | None) -> Msg | None:
+        """Why undo is impossible now, as a message (the view sends it in English and as data the phone
+        renders in its language), or None when it is possible."""
+        if not self.game.log:
+            return Msg(AT_THE_START)
+        if self.is_tossing(tower):
+            return Msg(STILL_TOSSING)
+        if self.tower_result is not None:
+            return Msg(IN_THE_TRAY)
+        return None
+
+
+class _Keep:
+    """Marks a stored column ``_commit`` leaves as it is."""
+
+
+_KEEP: Any = _Keep()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an accepted (or replayed) change answers: the new version and its event id."""
+
+    version: int
+    event_id: int
+    replayed: bool = False
+
+
+class GameService:
+    """All games of this instance; thread-safe."""
+
+    def __init__(self, store: Store, bus: EventBus, tower: TowerControl | None = None) -> None:
+        self.store = store
+        self.bus = bus
+        #: the tower whose contents follow the games (None: games without a tower, e.g. in tools)
+        self.tower = tower
+        self._games: dict[str, LiveGame] = {}
+        self._lock = threading.Lock()
+
+    # -- creating --------------------------------------------------------------------------
+    def create(self, form: dict[str, Any]) -> LiveGame:
+        """A new game from the setup wizard's JSON: ``game`` (default Marrakesh), players, and for
+        Marrakesh edition, layer, seed, draws; for a table game ``options`` (its own fields)."""
+        kind = form.get("game", MARRAKESH)
+        if kind != MARRAKESH:
+            return self._create_table_game(str(kind), form)
+        seating = _seating(form, 2, 4)
+        _refuse_shared_colours(seating)
+        edition = form.get("edition", "essential")
+        if edition not in EDITIONS:
+            raise SetupInputError(Msg("edition must be one of {editions}, not {edition!r}", editions=list(EDITIONS),
+                                      edition=edition))
+        expansions = form.get("expansions") or []
+        if not isinstance(expansions, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) for n in expansions):
+            raise SetupInputError(Msg("expansions must list module numbers 1-5, not {expansions}",
+                                      expansions=repr(expansions)))
+        layer = form.get("tower_layer", "B1")
+        if layer not in LAYERS:
+            raise SetupInputError(Msg("tower_layer must be B1 or B2, not {layer!r}", layer=layer))
+        seed = _seed(form)
+        start_player = form.get("start_player")
+        draws = form.get("draws") or {}
+        if start_player is not None and (not isinstance(start_player, int) or isinstance(start_player, bool)):
+            raise SetupInputError(Msg("start_player must be a whole number, not {value}", value=repr(start_player)))
+        if not isinstance(draws, dict):
+            raise SetupInputError(Msg("draws must be a JSON object"))
+        game = marrakesh_engine.new_game([p["name"] for p in seating], seed=seed, start_player=start_player,
+                               tower_layer=layer, draws=draws,
+                               profile=board_profile.starting_profile(self.store, edition, form.get("profile")),
+                               edition=edition, expansions=tuple(expansions))
+        title = str(form.get("title") or " · ".join(p["name"] for p in seating))[:60]
+        return self._insert(title, seating, game, [], "created")
+
+    def _create_table_game(self, kind: str, form: dict[str, Any]) -> LiveGame:
+        """A new Morocco or Sabika game: players within the game's range, its own ``options`` (checked
+        by its engine), and the printed values this table has already answered for it."""
+        adapter = kinds.adapter(kind)
+        low, high = adapter.PLAYERS
+        seating = _seating(form, low, high, adapter.NAME)
+        _refuse_shared_colours(seating)
+        options = form.get("options") or {}
+        if not isinstance(options, dict):
+            raise SetupInputError(Msg("options must be a JSON object"))
+        options = {**options, "profile": {**table_profile.remembered(self.store, adapter),
+                                          **(options.get("profile") or {})}}
+        game = adapter.new_game([p["name"] for p in seating], _seed(form), options)
+        title = str(form.get("title") or " · ".join(p["name"] for p in seating))[:60]
+        return self._insert(title, seating, game, [], "created", kind)
+
+    def import_log(self, text: str, source: str) -> LiveGame:
+        """A new game from an exported JSON-lines log of any game (the header names it; the engine
+        checks every line)."""
+        kind = kinds.kind_of_log(text)
+        if kind == MARRAKESH:
+            game = marrakesh_engine.read_log(text, source=source)
+            names = [str(p["name"]) for p in game.to_dict()["players"]]
+            actions = [marrakesh_engine.to_json(a) for a in game.log]
+            lines: list[tuple[str, dict[str, Any] | None]] = []
+        else:
+            adapter = kinds.adapter(kind)
+            game = adapter.read_log(text, source)
+            names = [str(p.name) for p in game.players]
+            actions = [adapter.to_json(a) for a in game.log]
+            lines = _table_lines(adapter, game.setup, actions)
+        seating = [{"name": n, "colour": ""} for n in names]
+        title = str(Msg("{names} (imported)", names=" · ".join(names)))  # a name, in the importing phone's language
+        return self._insert(title, seating, game, actions, "imported", kind, lines)
+
+    def _insert(self, title: str, seating: list[dict[str, Any]], game: Any, actions: list[dict[str, Any]],
+                how: str, kind: str = MARRAKESH, lines: list[tuple[str, dict[str, Any] | None]] | None = None,
+                ) -> LiveGame:
+        game_id = uuid.uuid4().hex[:10]
+        pin = f"{secrets.randbelow(10_000):04d}"
+        lines = lines or []
+        live = LiveGame(game_id, title, seating, pin, len(actions), game, kind=kind, lines=list(lines))
+        if kind == MARRAKESH and not game.finished:  # a game starts with an empty tower: the table empties it
+            believed = self.tower.contents() if self.tower is not None else {}
+            live.tower_check = {"needed": True, "believed_inside": {c: n for c, n in believed.items() if n},
+                                "done": None}
+        now = time.time()
+        with self.store.write() as db:
+            db.execute(
+                "INSERT INTO games (id, title, created_at, updated_at, edition, setup, seating, pin, version,"
+                " actions, finished, tower_check, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, title, now, now, game.to_dict().get("edition", "essential") if kind == MARRAKESH else kind,
+                 json.dumps(game.setup), json.dumps(seating), pin, live.version, len(actions),
+                 int(bool(game.finished)), json.dumps(live.tower_check) if live.tower_check else None, kind),
+            )
+            db.executemany(
+                "INSERT INTO game_log (game_id, seq, kind, action, meta, created_at) VALUES (?, ?, 'action', ?, ?, ?)",
+                [(game_id, seq, json.dumps(a), json.dumps(_line_meta(*lines[seq - 1])) if lines else None, now)
+                 for seq, a in enumerate(actions, start=1)],
+            )
+            said = Msg("Game created: {title}", title=title) if how == "created" else Msg("Game imported: {title}",
+                                                                                          title=title)
+            event_id = self._insert_event(db, live, how, _said(said))
+        with self._lock:
+            self._games[game_id] = live
+        self._announce(game_id, event_id)
+        return live
+
+    # -- loading ---------------------------------------------------------------------------
+    def get(self, game_id: str) -> LiveGame:
+        """The live game, rebuilt from the store by replay if this process has not seen it yet."""
+        with self._lock:
+            live = self._games.get(game_id)
+            if live is not None:
+                return live
+            rows = self.store.query("SELECT * FROM games WHERE id = ?", (game_id,))
+            if not rows:
+                raise GameNotFound(Msg("there is no game {game_id!r}", game_id=game_id))
+            row = rows[0]
+            kind = str(row["kind"])
+            actions: list[dict[str, Any]] = []
+            # a table game's log lines (Marrakesh words its undo from the action itself)
+            lines: list[tuple[str, dict[str, Any] | None]] = []
+            for entry in self.store.query(
+                "SELECT kind, action, meta FROM game_log WHERE game_id = ? ORDER BY seq", (game_id,)
+            ):
+                if entry["kind"] == "undo":
+                    actions.pop()
+                    if kind != MARRAKESH:
+                        lines.pop()
+                else:
+                    actions.append(json.loads(entry["action"]))
+                    if kind != MARRAKESH:
+                        meta = json.loads(entry["meta"] or "{}")
+                        lines.append((str(meta.get("label", "")), meta.get("say")))
+            if kind == MARRAKESH:
+                game = marrakesh_engine.replay(json.loads(row["setup"]), actions)
+            else:
+                game = kinds.adapter(kind).replay(json.loads(row["setup"]), actions)
+            live = LiveGame(row["id"], row["title"], json.loads(row["seating"]), row["pin"], row["version"], game,
+                            json.loads(row["tower_result"]) if row["tower_result"] else None,
+                            json.loads(row["tower_check"]) if row["tower_check"] else None,
+                            json.loads(row["season_scoring"]) if row["season_scoring"] else None,
+                            kind=kind, lines=lines)
+            self._games[game_id] = live
+            return live
+
+    def latest_open_game(self) -> str | None:
+        """The unfinished Marrakesh game that changed last (the one the tower is for), if any."""
+        rows = self.store.query("SELECT id FROM games WHERE finished = 0 AND kind = ? ORDER BY updated_at DESC"
+                                " LIMIT 1", (MARRAKESH,))
+        return str(rows[0]["id"]) if rows else None
+
+    def interrupted_tosses(self) -> list[tuple[str, str]]:
+        """``(game_id, toss_id)`` of each unfinished game whose last move is a toss that never got
+        its result or failure filed (the companion stopped meanwhile) and that still waits for it."""
+        rows = self.store.query(
+            "SELECT e.game_id, e.data FROM game_events e JOIN games g ON g.id = e.game_id"
+            " WHERE g.finished = 0 AND e.kind = 'toss.started' AND e.id = (SELECT MAX(id) FROM game_events"
+            " WHERE game_id = e.game_id AND kind IN ('action', 'undo', 'toss.started', 'toss.result', 'toss.failed'))"
+        )
+        out = []
+        for row in rows:
+            try:
+                live = self.get(row["game_id"])
+            except Exception:  # a game that cannot be rebuilt must not stop the dashboard from starting
+                log.exception("game %s could not be rebuilt to look for an interrupted toss", row["game_id"])
+                continue
+            if live.game.phase == "toss" and live.tower_result is None and live.tossing is None:
+                out.append((live.id, str(json.loads(row["data"]).get("toss_id"))))
+        return out
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """Every stored game, newest change first (no replay needed)."""
+        rows = self.store.query(
+            "SELECT id, title, created_at, updated_at, edition, json_extract(setup, '$.expansions') AS expansions,"
+            " seating, actions, finished, kind FROM games ORDER BY updated_at DESC"
+        )
+        out = []
+        for r in rows:
+            expansions = json.loads(r["expansions"]) if r["expansions"] and r["kind"] == MARRAKESH else []
+            name = kinds.game_name(r["kind"])
+            variant = marrakesh_engine.variant_text(r["edition"], expansions) if r["kind"] == MARRAKESH else name
+            out.append({"id": r["id"], "title": r["title"], "created_at": r["created_at"],
+                        "updated_at": r["updated_at"], "edition": r["edition"], "expansions": expansions,
+                        "kind": r["kind"], "game_name": name, "variant": variant,
+                        "players": [p["name"] for p in json.loads(r["seating"])],
+                        "actions": r["actions"], "finished": bool(r["finished"])})
+        return out
+
+    # -- changing --------------------------------------------------------------------------
+    def act(self, game_id: str, action_data: Any, version: Any, key: str | None,
+            by: Any = None) -> Outcome:
+        """Apply one action (JSON form) if ``version`` is current; store it; then announce it.
+
+        A tower release is compared with the tower's waiting result (confirmed or corrected by the
+        table); pieces the engine did not believe inside are booked as leftovers. After a release the
+        tower's contents follow the game's (the table's word is the truth). ``by``: the seat of the
+        phone that acted ("who are you"), or None for the table.
+        """
+        live = self.get(game_id)
+        check_seat(live, by)
+        if live.kind != MARRAKESH:
+            return self._act_table(live, action_data, version, key, by)
+        with live.lock:
+            replayed = self._replayed(live, key, version)
+            if replayed is not None:
+                return replayed
+            action = marrakesh_engine.parse_action(action_data)
+            data = marrakesh_engine.to_json(action)
+            if data["type"] == "release" and live.is_tossing(self.tower):
+                raise TowerRefusal(live.id, Msg(STILL_TOSSING))
+            game = live.game
+            before = _scores(game)
+            season, finished = game.season, game.finished
+            prompt = game.pending.get("prompt") if game.pending else None
+            asked = game.pending  # a question about a printed value is kept in the table's profile
+            leftovers_before = dict(game.s.tower_leftovers)
+            game.apply(action)  # raises RuleError with the state unchanged
+            try:
+                deltas = _deltas(before, game)
+                meta: dict[str, Any] | None = None
+                if data["type"] == "release":
+                    leftover = {c: n - leftovers_before[c] for c, n in game.s.tower_leftovers.items()
+                                if n > leftovers_before[c]}
+                    meta = _release_meta(live.tower_result, data, leftover)
+                    said: dict[str, Any] = _said(_release_say(meta))
+                elif data["type"] == "select":
+                    said = _said(_selection_say(live, data))
+                else:
+                    # the page words it from the action
+                    said = {"label": marrakesh_engine.label(data, live.names, prompt)}
+                shown = {k: v for k, v in (meta or {}).items() if k != "tower_result"}  # the result is in the view
+                event = {**said, "action": None if data["type"] == "select" else data, "deltas": deltas,
+                         "by": by, **shown}
+                scoring, partial = self._season_scoring(live, season, finished, deltas)
+                if scoring is not None:
+                    event["season_scored"] = scoring["season"]
+                outcome = self._commit(live, "action", data, key, meta, event,
+                                       tower_result=None if data["type"] == "release" else _KEEP,
+                                       season_scoring=scoring if scoring is not None else _KEEP)
+            except BaseException:
+                game.undo()
+                raise
+            if data["type"] == "release":
+                live.tower_result = None
+                self._tower_follows(live, None)
+            board_profile.keep_answer(self.store, live.id, game.setup, asked, data)
+            if scoring is not None:
+                live.season_scoring = scoring
+            live.scoring_partial = partial
+        self._announce(game_id, outcome.event_id)
+        return outcome
+
+    def _act_table(self, live: LiveGame, action_data: Any, version: Any, key: str | None, by: Any) -> Outcome:
+        """``act`` for a table game: its engine checks the action; the log line says it in player words
+        (with the points it scored); an answer to a printed-value question is kept for the next game."""
+        adapter = kinds.adapter(live.kind)
+        with live.lock:
+            replayed = self._replayed(live, key, version)
+            if replayed is not None:
+                return replayed
+            action = adapter.parse_action(action_data)
+            data = adapter.to_json(action)
+            game = live.game
+            before = adapter.scores(game)
+            try:  # worded from the game as it is; an action too malformed to word is refused by apply
+                text: str | None = adapter.describe(game, data)
+                said: Msg | None = adapter.describe_say(game, data)
+            except Exception:  # noqa: BLE001 - the engine's refusal below is the message people need
+                text, said = None, None
+            game.apply(action)  # raises the engine's RuleError with the state unchanged
+            try:
+                who = live.who(by)
+                points = _points_text(live.names, before, adapter.scores(game))
+                text = (text or f"{render_words(who, 'en')}: {data.get('type')}") + points
+                event = {"label": text, "action": data, "by": by}
+                line = Msg("{line}{points}", line=said, points=points).to_json() if said is not None else None
+                if line is not None:
+                    event["say"] = line
+                outcome = self._commit(live, "action", data, key, _line_meta(text, line), event)
+            except BaseException:
+                game.undo()
+                raise
+            live.lines.append((text, line))
+            table_profile.keep(self.store, adapter, live.id, data)
+        self._announce(live.id, outcome.event_id)
+        return outcome
+
+    def _undo_table(self, live: LiveGame, version: Any, key: str | None, by: Any) -> Outcome:
+        """``undo`` for a table game: the engine replays its log without the last action."""
+        adapter = kinds.adapter(live.kind)
+        with live.lock:
+            replayed = self._replayed(live, key, version)
+            if replayed is not None:
+                return replayed
+            if not live.game.log:
+                raise NotForThisGame(Msg(AT_THE_START))
+            taken = adapter.to_json(live.game.log[-1])
+            what = live.last_label or "the last action"
+            said = live.last_say
+            live.game.undo()
+            try:
+                event = {**_said(Msg("{player} took back: {what}", player=live.who(by), what=said)),
+                         "undone_label": what, "by": by, "undone": taken}
+                outcome = self._commit(live, "undo", None, key, None, event)
+            except BaseException:
+                live.game.apply(adapter.parse_action(taken))
+                raise
+            live.lines.pop()
+            table_profile.drop(self.store, adapter, live.id, taken)
+        self._announce(live.id, outcome.event_id)
+        return outcome
+
+    def delete(self, game_id: str) -> None:
+        """Remove a game, its log and its events (tosses stay in the fairness log, which is the tower's).
+
+        A phone still following the game hears ``game.deleted`` on the bus; its stream says so and ends.
+        Refused while the game's toss tumbles (its result would have no game to go to).
+        """
+        live = self.get(game_id)
+        with live.lock:
+            if live.is_tossing(self.tower):
+                raise TowerRefusal(live.id, Msg(STILL_TOSSING))
+            with self.store.write() as db:
+                db.execute("DELETE FROM game_events WHERE game_id = ?", (game_id,))
+                db.execute("DELETE FROM game_log WHERE game_id = ?", (game_id,))
+                db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            with self._lock:
+                self._games.pop(game_id, None)
+        self.bus.publish("game.deleted", {"game_id": game_id, "title": live.title})
+
+    @staticmethod
+    def _season_scoring(live: LiveGame, season: int, finished: bool, deltas: list[dict[str, int]]
+                        ) -> tuple[dict[str, Any] | None, list[dict[str, int]] | None]:
+        """The season-scoring result when this action ended a season (or the game), else None; and
+        the new ``scoring_partial``.
+
+        An action that leaves the game paused mid-scoring (a question) keeps its score changes in
+        ``scoring_partial``; the action that completes the scoring adds them up.
+        """
+        game = live.game
+        partial = live.scoring_partial or [{} for _ in deltas]
+        summed = [{k: a.get(k, 0) + b.get(k, 0) for k in sorted(set(a) | set(b))} for a, b in
+                  zip(partial, deltas, strict=True)]
+        if game.season == season and not (game.finished and not finished):
+            return None, summed if game.phase in SCORING_PHASES else None
+        scored = season
+        said = Msg("Final scoring") if game.finished else Msg("Season {n} scoring", n=scored)
+        labelled = [{marrakesh_engine.category_text(k): v for k, v in d.items() if v} for d in summed]
+        return {"season": scored, "final": bool(game.finished), **_said(said),
+                "deltas": [{k: v for k, v in d.items() if v} for d in summed], "deltas_labelled": labelled,
+                "acknowledged": False}, None
+
+    def undo(self, game_id: str, version: Any, key: str | None, by: Any = None) -> Outcome:
+        """Take back the last action (the engine replays the log without it); stored as an ``undo`` row.
+
+        Refused while a tower result waits or the tower tumbles (the keshis are in the tray). Undoing a
+        confirmed release brings its tower result back (Confirm / Correct again), takes back the
+        correction stored with the toss, and the tower's contents follow.
+        """
+        live = self.get(game_id)
+        check_seat(live, by)
+        if live.kind != MARRAKESH:
+            return self._undo_table(live, version, key, by)
+        with live.lock:
+            replayed = self._replayed(live, key, version)
+            if replayed is not None:
+                return replayed
+            refusal = live.undo_refusal_say(self.tower)
+            if refusal is not None:
+                raise TowerRefusal(live.id, refusal) if live.game.log else RuleError(refusal)
+            taken = marrakesh_engine.to_json(live.game.log[-1])
+            secret = taken["type"] == "select" and live.game.phase == "select"
+            what = marrakesh_engine.taken_back_text(taken, live.names, secret)
+            what_say = marrakesh_engine.taken_back_say(taken, live.names, secret)
+            restored = self._release_result(live) if taken["type"] == "release" else None
+            before = _scores(live.game)
+            season = live.game.season
+            live.game.undo()
+            try:
+                said = Msg("{player} took back {what}", player=live.who(by), what=what_say)
+                event = {"label": Msg("{player} took back {what}", player=live.who(by), what=what).english(),
+                         "say": said.to_json(), "undone_label": what, "undone_say": what_say.to_json(), "by": by,
+                         "undone": None if secret else taken, "deltas": _deltas(before, live.game)}
+                unscored = live.season_scoring is not None and (
+                    live.game.season != season or not live.game.finished and bool(live.season_scoring.get("final")))
+                outcome = self._commit(live, "undo", None, key, None, event,
+                                       tower_result=restored if taken["type"] == "release" else _KEEP,
+                                       season_scoring=None if unscored else _KEEP,
+                                       uncorrect=restored.get("toss_id") if restored else None)
+            except BaseException:
+                live.game.apply(marrakesh_engine.parse_action(taken))
+                raise
+            if taken["type"] == "release":
+                live.tower_result = restored
+                self._tower_follows(live, (restored or {}).get("counts"))
+            board_profile.drop_answer(self.store, live.id, live.game.setup, taken)
+            if unscored:
+                live.season_scoring = None
+            live.scoring_partial = None
+        self._announce(game_id, outcome.event_id)
+        return outcome
+
+    def _release_result(self, live: LiveGame) -> dict[str, Any] | None:
+        """The tower result the game's last (live) action, a release, confirmed — from its stored meta."""
+        stack: list[str | None] = []
+        for row in self.store.query("SELECT kind, meta FROM game_log WHERE game_id = ? ORDER BY seq", (live.id,)):
+            if row["kind"] == "undo":
+                stack.pop()
+            else:
+                stack.append(row["meta"])
+        meta = json.loads(stack[-1]) if stack and stack[-1] else {}
+        result = meta.get("tower_result")
+        return dict(result) if isinstance(result, dict) else None
+
+    def _tower_follows(self, live: LiveGame, outside: dict[str, int] | None) -> None:
+        """Make the tower hold what the game says it holds, minus ``outside``: pieces the game counts
+        as inside that are not (a waiting result's, in the tray; this round's, still in hand before
+        its toss). A tower busy with another toss keeps its own count; that is logged."""
+        if self.tower is None:
+            return
+        out = outside or {}
+        inside = {c: max(0, n - int(out.get(c, 0))) for c, n in live.game.s.tower_inside.items()}
+        try:
+            self.tower.set_contents(inside, f"game {live.id}")
+        except TowerBusyError as exc:
+            log.warning("game %s: the tower's contents could not follow the game: %s", live.id, exc)
+
+    def empty_tower(self, game_id: str, found: Any, by: Any = None) -> int:
+        """The game-start tower check: the table emptied the tower (``found``: what fell out, ``{}``
+        when it was empty). The tower (its estimate, and the simulated tower) then holds nothing.
+        Allowed until this game's first toss; stored as a ``tower.emptied`` event (its id returned).
+        """
+        live = self.get(game_id)
+        _tower_game(live)
+        check_seat(live, by)
+        counts = _found_counts(found)
+        with live.lock:
+            if live.tower_check is None or not live.tower_check.get("needed"):
+                raise TowerRefusal(live.id, Msg("The tower was already checked for this game"))
+            if live.is_tossing(self.tower) or (self.tower is not None and self.tower.busy):
+                raise TowerRefusal(live.id, Msg(STILL_TOSSING))
+            believed = self.tower.empty(counts) if self.tower is not None else {}
+            who = live.who(by)
+            if any(counts.values()):
+                said = Msg("{player} emptied the tower: {keshis} fell out (left from before)", player=who,
+                           keshis=counts_say(counts))
+            else:
+                said = Msg("{player} confirmed the tower is empty", player=who)
+            done = {"found": {c: n for c, n in counts.items() if n},
+                    "believed": {c: n for c, n in believed.items() if n}, **_said(said), "by": by}
+            check = {"needed": False, "believed_inside": {}, "done": done}
+            with self.store.write() as db:
+                db.execute("UPDATE games SET tower_check = ? WHERE id = ?", (json.dumps(check), live.id))
+                event_id = self._insert_event(db, live, "tower.emptied", done)
+            live.tower_check = check
+            live.view_cache = None
+        self._announce(game_id, event_id)
+        return event_id
+
+    def start_toss(self, game_id: str, version: Any, toss: Any, by: Any = None, source: str | None = None) -> str:
+        """Toss this round's revealed keshis: ``toss(pieces_in, game_id=, season=, round=, source=)``
+        starts it (the tower service), from what the game believes the tower holds. Refused, changing
+        nothing, while this game's toss tumbles, while its result waits, before the game-start tower
+        check, or outside the toss phase."""
+        live = self.get(game_id)
+        _tower_game(live)
+        check_seat(live, by)
+        with live.lock:
+            self.check_version(live, version)
+            game = live.game
+            if game.phase != "toss" or game.pending is not None:
+                raise TowerRefusal(live.id, Msg("The tower is tossed once everyone has revealed their keshis")
+                                   if game.finished else
+                                   Msg("The tower is tossed once everyone has revealed their keshis; now: {phase}",
+                                       phase=phase_name(game.phase)))
+            if live.is_tossing(self.tower):
+                raise TowerRefusal(live.id, Msg(STILL_TOSSING))
+            if live.tower_result is not None:
+                raise TowerRefusal(live.id, Msg(RESULT_WAITS))
+            if live.tower_check is not None and live.tower_check.get("needed"):
+                raise TowerRefusal(live.id, Msg("Empty the tower (or confirm it is empty) before the first toss "
+                                                "of this game"))
+            pieces = marrakesh_engine.pieces_in(game)
+            # the game's word on what the tower holds wins over anything since (a Tower-page toss or
+            # fill, a restart that forgot the Pi's running estimate): the toss starts from it
+            if self.tower is not None and not self.tower.busy:  # (a toss the beam started is claimed instead)
+                self._tower_follows(live, pieces)
+            toss_id = str(toss(pieces, game_id=game_id, season=game.season, round=game.round,
+                               source=source or f"game:{game_id}"))
+            live.tossing, live.tossing_since = toss_id, time.time()
+            live.view_cache = None
+            total = sum(pieces.values())
+            self.record_tower(game_id, "toss.started", {
+                "toss_id": toss_id, "pieces_in": pieces, "by": by, "log": False,
+                **_said(Msg("{player} tosses {n} keshis into the tower", player=live.who(by), n=total))})
+        return toss_id
+
+    def ack_season_scoring(self, game_id: str, season: Any, by: Any = None) -> int:
+        """The table has seen the season scoring of ``season``: it leaves every screen (stored, and
+        announced as a ``season.acknowledged`` event so every phone's stream gets the new view). Put
+        away twice (two phones at once, or a stalled one): the second changes nothing."""
+        live = self.get(game_id)
+        if live.kind != MARRAKESH:
+            raise NotForThisGame(Msg("{game} has no season scoring to put away: it is scored on the game screen",
+                                     game=kinds.game_name(live.kind)))
+        check_seat(live, by)
+        with live.lock:
+            scoring = live.season_scoring
+            if scoring is None or scoring.get("season") != season:
+                raise SetupInputError(Msg("there is no season scoring of season {season!r} to put away",
+                                          season=season))
+            if scoring.get("acknowledged"):
+                return self.last_event_id(live.id)
+            acknowledged = {**scoring, "acknowledged": True}
+            said = (Msg("{player} put the final scoring away", player=live.who(by)) if scoring.get("final") else
+                    Msg("{player} put the season {season} scoring away", player=live.who(by), season=season))
+            with self.store.write() as db:
+                db.execute("UPDATE games SET season_scoring = ? WHERE id = ?", (json.dumps(acknowledged), live.id))
+                event_id = self._insert_event(db, live, "season.acknowledged",
+                                              {"season": season, "by": by, **_said(said), "log": False})
+            live.season_scoring = acknowledged
+            live.view_cache = None
+        self._announce(game_id, event_id)
+        return event_id
+
+    def _replayed(self, live: LiveGame, key: str | None, version: Any) -> Outcome | None:
+        """The outcome of the request this idempotency ``key`` already made (a retry), or None once the
+        phone is shown to have seen the game's current ``version`` (else ``GameMovedOn``)."""
+        found = self._stored_outcome(live, key)
+        if found is None:
+            self.check_version(live, version)
+        return found
+
+    def _stored_outcome(self, live: LiveGame, key: str | None) -> Outcome | None:
+        if not key:
+            return None
+        rows = self.store.query(
+            "SELECT seq FROM game_log WHERE game_id = ? AND idempotency_key = ?", (live.id, key)
+        )
+        if not rows:
+            return None
+        version = int(rows[0]["seq"])
+        event = self.store.query(
+            "SELECT id FROM game_events WHERE game_id = ? AND version = ? AND kind IN ('action', 'undo')",
+            (live.id, version),
+        )
+        return Outcome(version, int(event[0]["id"]) if event else 0, replayed=True)
+
+    @staticmethod
+    def check_version(live: LiveGame, version: Any) -> None:
+        """Raise ``GameMovedOn`` unless ``version`` (when sent) is the game's current version."""
+        if version is None:
+            return  # a client that does not send a version accepts acting on the newest state
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise SetupInputError(Msg("version must be a whole number, not {value}", value=repr(version)))
+        if version != live.version:
+            raise GameMovedOn(live.id, version, live.version)
+
+    def _commit(self, live: LiveGame, kind: str, action: dict[str, Any] | None, key: str | None,
+                meta: dict[str, Any] | None, event: dict[str, Any], *, tower_result: Any = None,
+                season_scoring: Any = None, uncorrect: str | None = None) -> Outcome:
+        """Write the log row, the event and the game's counters in one transaction.
+
+        ``tower_result`` / ``season_scoring``: the new stored value (None clears it), or ``_KEEP``.
+        ``uncorrect``: a toss whose stored correction an undo takes back.
+        """
+        version = live.version + 1
+        now = time.time()
+        columns = ["version = ?", "actions = ?", "finished = ?", "updated_at = ?"]
+        values: list[Any] = [version, len(live.game.log), int(bool(live.game.finished)), now]
+        for column, value in (("tower_result", tower_result), ("season_scoring", season_scoring)):
+            if value is not _KEEP:
+                columns.append(f"{column} = ?")
+                values.append(json.dumps(value) if value is not None else None)
+        with self.store.write() as db:
+            db.execute(
+                "INSERT INTO game_log (game_id, seq, kind, action, meta, idempotency_key, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (live.id, version, kind, json.dumps(action) if action else None,
+                 json.dumps(meta) if meta else None, key or None, now),
+            )
+            db.execute(f"UPDATE games SET {', '.join(columns)} WHERE id = ?", (*values, live.id))
+            if meta and meta.get("corrected") and meta.get("toss_id") and action is not None:
+                record_correction(db, meta["toss_id"], action.get("counts") or {})
+            if uncorrect:
+                clear_correction(db, uncorrect)
+            event_id = self._insert_event(db, live, kind, event, version)
+        live.version = version  # only once the transaction has committed
+        return Outcome(version, event_id)
+
+    def record_tower(self, game_id: str, kind: str, data: dict[str, Any]) -> int:
+        """Store a tower moment of this game (toss started / result / failed) as a durable event.
+
+        A result becomes the game's waiting tower result (with what a confirm would book as leftover)
+        and ends the tumble; a failed toss ends the tumble too.
+        """
+        live = self.get(game_id)
+        _tower_game(live)
+        with live.lock:
+            if kind == "toss.result":
+                inside = live.game.s.tower_inside
+                data = {**data, "leftover_if_confirmed": {
+                    c: n - inside.get(c, 0) for c, n in (data.get("counts") or {}).items() if n > inside.get(c, 0)}}
+            with self.store.write() as db:
+                if kind == "toss.result":
+                    db.execute("UPDATE games SET tower_result = ? WHERE id = ?", (json.dumps(data), game_id))
+                event_id = self._insert_event(db, live, kind, data)
+            if kind == "toss.result":
+                live.tower_result = data
+            if kind in ("toss.result", "toss.failed") and live.tossing == data.get("toss_id"):
+                live.tossing = None
+            live.view_cache = None
+        self._announce(game_id, event_id)
+        return event_id
+
+    @staticmethod
+    def _insert_event(db: Any, live: LiveGame, kind: str, data: dict[str, Any], version: int | None = None) -> int:
+        """Store one event of ``live`` at ``version`` (default: the game's current version)."""
+        game = live.game
+        body = {"phase": game.phase, "season": getattr(game, "season", None), "round": getattr(game, "round", None),
+                "to_move": game.to_move, **data}
+        cursor = db.execute(
+            "INSERT INTO game_events (game_id, version, kind, data, created_at) VALUES (?, ?, ?, ?, ?)",
+            (live.id, live.version if version is None else version, kind, json.dumps(body), time.time()),
+        )
+        return int(cursor.lastrowid)
+
+    def _announce(self, game_id: str, event_id: int) -> None:
+        self.bus.publish("game.event", {"game_id": game_id, "event_id": event_id})
+
+    # -- reading ---------------------------------------------------------------------------
+    def events_after(self, game_id: str, last_id: int, limit: int = 500) -> list[dict[str, Any]]:
+        """The stored events of ``game_id`` after ``last_id``, oldest first."""
+        rows = self.store.query(
+            "SELECT id, version, kind, data, created_at FROM game_events WHERE game_id = ? AND id > ?"
+            " ORDER BY id LIMIT ?", (game_id, last_id, limit),
+        )
+        return [{"id": r["id"], "version": r["version"], "kind": r["kind"], "data": json.loads(r["data"]),
+                 "time": r["created_at"]} for r in rows]
+
+    def last_event_id(self, game_id: str) -> int:
+        rows = self.store.query("SELECT COALESCE(MAX(id), 0) AS id FROM game_events WHERE game_id = ?", (game_id,))
+        return int(rows[0]["id"])
+
+    def history(self, game_id: str, limit: int = 30) -> list[dict[str, Any]]:
+        """The latest labelled events, newest first (for the log on the game page)."""
+        rows = self.store.query(
+            "SELECT id, kind, data FROM game_events WHERE game_id = ? ORDER BY id DESC LIMIT ?", (game_id, limit)
+        )
+        out = []
+        for r in rows:
+            data = json.loads(r["data"])
+            if data.get("log") is not False:  # a toss's start and result live in its release's line
+                entry = {"id": r["id"], "kind": r["kind"], "label": data.get("label", r["kind"])}
+                entry.update({k: data[k] for k in ("say", "action") if data.get(k)})  # the page words these
+                out.append(entry)
+        return out
+
+
+def _tower_game(live: LiveGame) -> None:
+    """Refuse, naming the game, a tower request (toss, tower check, result) for a game without the tower."""
+    if live.kind != MARRAKESH:
+        raise NotForThisGame(Msg("{game} is played without the tower: the tower is for Marrakesh games",
+                                 game=kinds.game_name(live.kind)))
+
+
+def _seating(form: dict[str, Any], low: int, high: int, game: str = "Marrakesh") -> list[dict[str, Any]]:
+    """The seats of the wizard's ``players`` ({name, colour} in seat order), ``low`` to ``high`` of them."""
+    players = form.get("players")
+    if not isinstance(players, list) or not low <= len(players) <= high:
+        raise SetupInputError(Msg("players must list {low} to {high} players for {game}", low=low, high=high,
+                                  game=game))
+    seating = []
+    for index, player in enumerate(players):
+        name = player.get("name") if isinstance(player, dict) else None
+        if not isinstance(name, str) or not name.strip():
+            raise SetupInputError(Msg("player {n} needs a name", n=index + 1))
+        seating.append({"name": name.strip()[:24], "colour": str(player.get("colour") or "")[:16]})
+    return seating
+
+
+def _seed(form: dict[str, Any]) -> int:
+    """The wizard's seed for anything still drawn (a random one when none was given)."""
+    seed = form.get("seed")
+    if seed is None:
+        return secrets.randbelow(2**31)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise SetupInputError(Msg("seed must be a whole number, not {value}", value=repr(seed)))
+    return seed
+
+
+def _table_lines(
+    adapter: kinds.TableGame, setup: dict[str, Any], actions: list[dict[str, Any]]
+) -> list[tuple[str, dict[str, Any] | None]]:
+    """The log line of each action of an imported table game, in English and as a message (worded by
+    replaying it step by step)."""
+    game = adapter.replay(setup, [])
+    lines: list[tuple[str, dict[str, Any] | None]] = []
+    for data in actions:
+        lines.append((adapter.describe(game, data), adapter.describe_say(game, data).to_json()))
+        game.apply(adapter.parse_action(data))
+    return lines
+
+
+def _line_meta(label: str, say: dict[str, Any] | None) -> dict[str, Any]:
+    """What the log keeps beside a table game's action: its line in English and as a message."""
+    return {"label": label, "say": say} if say is not None else {"label": label}
+
+
+def _points_text(names: list[str], before: list[int], after: list[int]) -> str:
+    """``" · Sarah +5, Jan +2"`` for the seats whose score changed ("" when none did)."""
+    changed = [f"{name} {a - b:+d}" for name, b, a in zip(names, before, after, strict=True) if a != b]
+    return " · " + ", ".join(changed) if changed else ""
+
+
+def check_seat(live: LiveGame, by: Any) -> None:
+    """``by`` (who is acting) must be a seat of this game or None (the table)."""
+    if by is None:
+        return
+    if not isinstance(by, int) or isinstance(by, bool) or not 0 <= by < len(live.names):
+        raise SetupInputError(Msg("'by' must name a seat 0 to {last} of this game (or null), not {value}",
+                                  last=len(live.names) - 1, value=repr(by)))
+
+
+def _refuse_shared_colours(seating: list[dict[str, Any]]) -> None:
+    """Two seats with the same colour cannot be told apart at the table: refuse, naming them."""
+    seen: dict[str, str] = {}
+    for seat in seating:
+        colour = seat["colour"].strip().lower()
+        if not colour:
+            continue
+        if colour in seen:
+            raise SetupInputError(Msg("{first} and {second} both chose {colour}: each seat needs its own colour",
+                                      first=seen[colour], second=seat["name"], colour=colour_name(seat["colour"])))
+        seen[colour] = seat["name"]
+
+
+def _found_counts(found: Any) -> dict[str, int]:
+    """What fell out of a tower emptied by hand: a ``{colour: n}`` object (``{}``/None: nothing)."""
+    if found is None:
+        return {}
+    if not isinstance(found, dict) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in found.values()):
+        raise SetupInputError(Msg("'found' must map keshi colours to whole numbers of 0 or more"))
+    unknown = sorted(set(found) - set(COLOURS))
+    if unknown:
+        raise SetupInputError(Msg("'found' names unknown colour(s) {colours}", colours=[str(c) for c in unknown]))
+    return {c: int(found.get(c, 0)) for c in COLOURS}
+
+
+def _release_meta(result: dict[str, Any] | None, action: dict[str, Any], leftover: dict[str, int]
+                  ) -> dict[str, Any]:
+    """What a release stores beside itself: the tower result it confirms or corrects (so an undo can
+    bring it back), whether the table corrected it, and the leftovers it booked."""
+    meta: dict[str, Any] = {"leftover": leftover}
+    if result is not None:
+        detected = {c: n for c, n in (result.get("counts") or {}).items() if n}
+        sent = {c: n for c, n in (action.get("counts") or {}).items() if n}
+        meta.update(toss_id=result.get("toss_id"), detected=detected, corrected=sent != detected,
+                    beam_count=result.get("beam_count"), tower_result=result, counts=sent)
+    else:
+        meta["counts"] = {c: n for c, n in (action.get("counts") or {}).items() if n}
+    return meta
+
+
+def _said(message: Msg) -> dict[str, Any]:
+    """An event's words: ``label`` in English (stored, the API's tests and logs) and ``say``, the same
+    message as data that each page renders in its own language."""
+    return {"label": message.english(), "say": message.to_json()}
+
+
+def counts_say(counts: dict[str, Any] | None) -> list[Msg] | Msg:
+    """``{"green": 2, "white": 1}`` as the words "2 green, 1 white" (``"nothing"`` when empty)."""
+    return [Msg("{n} {colour}", n=n, colour=colour_name(c)) for c, n in (counts or {}).items() if n] or Msg("nothing")
+
+
+def _joined(values: list[Any], between: str) -> Msg:
+    """``values`` shown with ``between`` between them (no words of its own to translate)."""
+    return Msg(between.join(f"{{v{i}}}" for i in range(len(values))), **{f"v{i}": v for i, v in enumerate(values)})
+
+
+def _release_say(meta: dict[str, Any]) -> Msg:
+    """The one log line of a toss: what fell out, the beam's count, confirmed or corrected, leftovers."""
+    fell = counts_say(meta["counts"])
+    if "detected" not in meta:
+        result = Msg("Tower: {keshis} fell out — typed in by the table", keshis=fell)
+    elif meta["corrected"]:
+        result = Msg("Tower: {keshis} fell out — corrected by the table (the tower saw {seen})", keshis=fell,
+                     seen=counts_say(meta["detected"]))
+    else:
+        result = Msg("Tower: {keshis} fell out — confirmed by the table", keshis=fell)
+    beam = Msg("; beam: {n} drops", n=meta["beam_count"]) if meta.get("beam_count") is not None else ""
+    left = Msg(" ({keshis} left from before)", keshis=counts_say(meta["leftover"])) if meta["leftover"] else ""
+    return Msg("{result}{beam}{left}", result=result, beam=beam, left=left)
+
+
+def _keshis(colours: list[str]) -> Msg:
+    """A player's keshis as "green + red + white" (in the rulebook's colour words)."""
+    return _joined([colour_name(c) for c in colours], " + ")
+
+
+def _selection_say(live: LiveGame, action: dict[str, Any]) -> Msg:
+    """A selection stays secret until everyone has chosen; then the log shows every player's keshis."""
+    names = live.names
+    if live.game.phase == "select":
+        return Msg("{player} has chosen 3 keshis (shown when everyone has)", player=names[action["player"]])
+    reveals = [Msg("{player}: {keshis}", player=p["name"], keshis=_keshis(p["selected"]))
+               for p in live.game.to_dict()["players"]]
+    return Msg("Everyone reveals — {reveals}", reveals=_joined(reveals, "; "))
+
+
+def _scores(game: Game) -> list[dict[str, int]]:
+    return [dict(p["breakdown"]) for p in game.to_dict()["players"]]
+
+
+def _deltas(before: list[dict[str, int]], game: Game) -> list[dict[str, int]]:
+    """Per player, the score change of each breakdown category this action caused."""
+    after = _scores(game)
+    out = []
+    for old, new in zip(before, after, strict=True):
+        out.append({k: new.get(k, 0) - old.get(k, 0) for k in sorted(set(old) | set(new))
+                    if new.get(k, 0) != old.get(k, 0)})
+    return out
