@@ -24,7 +24,7 @@ from companion.errors import StoreError
 
 #: Schema modules, each defining ``COMPONENT: str`` and ``MIGRATIONS: tuple[str, ...]``.
 MIGRATION_MODULES: tuple[str, ...] = ("companion.store_schema", "companion.table.game_records",
-                                     "companion.publish.schema", "companion.table.board_profile_schema")
+                                     "companion.publish.schema", "companion.table.board_profile_records")
 
 DATABASE_FILENAME = "keshi.sqlite3"
 

@@ -22,6 +22,7 @@ from companion.games.marrakesh.catalogue import shipped_values
 from companion.games.marrakesh.classic import classic_shipped_values
 from companion.i18n import Msg, square_name
 from companion.store import Store
+from companion.table import board_profile_records as records
 from companion.table.board_profile_keys import KeyInfo, UnknownKey, board_keys, check_value, info, reading_order
 from companion.table.marrakesh_engine import EDITION_NAMES
 
@@ -80,15 +81,11 @@ class BoardProfile:
     # -- reading ---------------------------------------------------------------------------
     def values(self, edition: str) -> dict[str, Any]:
         """key -> value the table has given for ``edition`` (what a new game starts with)."""
-        rows = self.store.query("SELECT key, value FROM board_profile WHERE edition = ? ORDER BY key",
-                                (check_edition(edition),))
-        return {str(r["key"]): json.loads(r["value"]) for r in rows}
+        return records.values(self.store, check_edition(edition))
 
     def value(self, edition: str, key: str) -> Any:
         """The table's value of ``key`` (None when it has none)."""
-        rows = self.store.query("SELECT value FROM board_profile WHERE edition = ? AND key = ?",
-                                (check_edition(edition), key))
-        return json.loads(rows[0]["value"]) if rows else None
+        return records.value(self.store, check_edition(edition), key)
 
     def entries(self, edition: str) -> list[dict[str, Any]]:
         """Every known value for the review screen: the table's, then the rulebook's it does not override.
@@ -98,10 +95,7 @@ class BoardProfile:
         None), so the table can enter them in one sitting before its first game.
         """
         edition = check_edition(edition)
-        rows = self.store.query("SELECT key, value, source, updated_at FROM board_profile WHERE edition = ?",
-                                (edition,))
-        out = [{**info(str(r["key"])).to_json(), "value": json.loads(r["value"]), "source": str(r["source"]),
-                "updated_at": float(r["updated_at"])} for r in rows]
+        out = [{**info(e["key"]).to_json(), **e} for e in records.entries(self.store, edition)]
         mine = {e["key"] for e in out}
         rulebook = rulebook_values(edition)
         out += [{**info(k).to_json(), "value": v, "source": "rulebook", "updated_at": None}
@@ -118,7 +112,7 @@ class BoardProfile:
         entry = key_info(key)
         self._check(edition, {key: value}, self.values(edition))
         with self.store.write() as db:
-            self._upsert(db, edition, key, value, source, game_id)
+            records.upsert(db, edition, key, value, source, game_id)
         return {**entry.to_json(), "value": value, "source": source}
 
     def remember_answer(self, edition: str, key: str, value: Any, game_id: str) -> bool:
@@ -133,17 +127,12 @@ class BoardProfile:
     def forget(self, edition: str, key: str) -> bool:
         """Drop the table's value of ``key`` (the engine asks it again next game); False if there was none."""
         with self.store.write() as db:
-            gone = db.execute("DELETE FROM board_profile WHERE edition = ? AND key = ?",
-                              (check_edition(edition), key)).rowcount
-        return bool(gone)
+            return records.delete(db, check_edition(edition), key)
 
     def forget_answer(self, edition: str, key: str, value: Any, game_id: str) -> bool:
         """Drop an answer that ``game_id`` gave and then took back (only if it is still that answer)."""
         with self.store.write() as db:
-            gone = db.execute(
-                "DELETE FROM board_profile WHERE edition = ? AND key = ? AND source = 'answer' AND game_id = ?"
-                " AND value = ?", (check_edition(edition), key, game_id, json.dumps(value, sort_keys=True))).rowcount
-        return bool(gone)
+            return records.delete_answer(db, check_edition(edition), key, game_id, value)
 
     # -- files -----------------------------------------------------------------------------
     def export(self, edition: str) -> dict[str, Any]:
@@ -181,7 +170,7 @@ class BoardProfile:
                     continue
                 else:
                     counts["changed"] += 1
-                self._upsert(db, edition, key, value, "import", None)
+                records.upsert(db, edition, key, value, "import", None)
         return {"edition": edition, **counts}
 
     # -- helpers ---------------------------------------------------------------------------
@@ -211,14 +200,6 @@ class BoardProfile:
                 raise ProfileError(problems[0])
             raise ProfileError(Msg("{problem} (and 1 more problem)", problem=problems[0]) if rest == 1 else
                                Msg("{problem} (and {rest} more problems)", problem=problems[0], rest=rest))
-
-    @staticmethod
-    def _upsert(db: Any, edition: str, key: str, value: Any, source: str, game_id: str | None) -> None:
-        db.execute(
-            "INSERT INTO board_profile (edition, key, value, source, game_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (edition, key) DO UPDATE SET value = excluded.value, source = excluded.source,"
-            " game_id = excluded.game_id, updated_at = excluded.updated_at",
-            (edition, key, json.dumps(value, sort_keys=True), source, game_id, time.time()))
 
 
 # -- the games' hooks (called by ``companion.table.service``) ---------------------------------------

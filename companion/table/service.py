@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import sqlite3
 import threading
 import time
 import uuid
@@ -36,7 +37,7 @@ from companion.events import EventBus
 from companion.games.marrakesh import Game, RuleError
 from companion.i18n import Msg, colour_name, phase_name, render_words
 from companion.store import Store
-from companion.table import board_profile, kinds, marrakesh_engine
+from companion.table import board_profile, game_records, kinds, marrakesh_engine
 from companion.table.kinds import MARRAKESH
 from companion.table.kinds import profile as table_profile
 from companion.tower.record import clear_correction, record_correction
@@ -296,19 +297,14 @@ class GameService:
             live.tower_check = {"needed": True, "believed_inside": {c: n for c, n in believed.items() if n},
                                 "done": None}
         now = time.time()
+        metas: list[dict[str, Any] | None] = [_line_meta(*line) for line in lines] if lines else [None] * len(actions)
         with self.store.write() as db:
-            db.execute(
-                "INSERT INTO games (id, title, created_at, updated_at, edition, setup, seating, pin, version,"
-                " actions, finished, tower_check, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, title, now, now, game.to_dict().get("edition", "essential") if kind == MARRAKESH else kind,
-                 json.dumps(game.setup), json.dumps(seating), pin, live.version, len(actions),
-                 int(bool(game.finished)), json.dumps(live.tower_check) if live.tower_check else None, kind),
-            )
-            db.executemany(
-                "INSERT INTO game_log (game_id, seq, kind, action, meta, created_at) VALUES (?, ?, 'action', ?, ?, ?)",
-                [(game_id, seq, json.dumps(a), json.dumps(_line_meta(*lines[seq - 1])) if lines else None, now)
-                 for seq, a in enumerate(actions, start=1)],
-            )
+            game_records.insert_game(
+                db, game_id=game_id, title=title, now=now,
+                edition=game.to_dict().get("edition", "essential") if kind == MARRAKESH else kind,
+                setup=game.setup, seating=seating, pin=pin, version=live.version, actions=len(actions),
+                finished=bool(game.finished), tower_check=live.tower_check, kind=kind)
+            game_records.insert_actions(db, game_id, actions, metas, now)
             said = Msg("Game created: {title}", title=title) if how == "created" else Msg("Game imported: {title}",
                                                                                           title=title)
             event_id = self._insert_event(db, live, how, _said(said))
@@ -324,71 +320,68 @@ class GameService:
             live = self._games.get(game_id)
             if live is not None:
                 return live
-            rows = self.store.query("SELECT * FROM games WHERE id = ?", (game_id,))
-            if not rows:
+            row = game_records.game_row(self.store, game_id)
+            if row is None:
                 raise GameNotFound(Msg("there is no game {game_id!r}", game_id=game_id))
-            row = rows[0]
             kind = str(row["kind"])
             actions: list[dict[str, Any]] = []
             # a table game's log lines (Marrakesh words its undo from the action itself)
             lines: list[tuple[str, dict[str, Any] | None]] = []
-            for entry in self.store.query(
-                "SELECT kind, action, meta FROM game_log WHERE game_id = ? ORDER BY seq", (game_id,)
-            ):
-                if entry["kind"] == "undo":
+            for entry_kind, action, meta in game_records.log_entries(self.store, game_id):
+                if entry_kind == "undo":
                     actions.pop()
                     if kind != MARRAKESH:
                         lines.pop()
-                else:
-                    actions.append(json.loads(entry["action"]))
+                elif action is not None:
+                    actions.append(action)
                     if kind != MARRAKESH:
-                        meta = json.loads(entry["meta"] or "{}")
                         lines.append((str(meta.get("label", "")), meta.get("say")))
             if kind == MARRAKESH:
                 game = marrakesh_engine.replay(json.loads(row["setup"]), actions)
             else:
                 game = kinds.adapter(kind).replay(json.loads(row["setup"]), actions)
             live = LiveGame(row["id"], row["title"], json.loads(row["seating"]), row["pin"], row["version"], game,
-                            json.loads(row["tower_result"]) if row["tower_result"] else None,
-                            json.loads(row["tower_check"]) if row["tower_check"] else None,
-                            json.loads(row["season_scoring"]) if row["season_scoring"] else None,
+                            game_records.json_column(row, "tower_result"),
+                            game_records.json_column(row, "tower_check"),
+                            game_records.json_column(row, "season_scoring"),
                             kind=kind, lines=lines)
             self._games[game_id] = live
             return live
 
     def latest_open_game(self) -> str | None:
         """The unfinished Marrakesh game that changed last (the one the tower is for), if any."""
-        rows = self.store.query("SELECT id FROM games WHERE finished = 0 AND kind = ? ORDER BY updated_at DESC"
-                                " LIMIT 1", (MARRAKESH,))
-        return str(rows[0]["id"]) if rows else None
+        return game_records.latest_open_game(self.store, MARRAKESH)
 
     def interrupted_tosses(self) -> list[tuple[str, str]]:
         """``(game_id, toss_id)`` of each unfinished game whose last move is a toss that never got
         its result or failure filed (the companion stopped meanwhile) and that still waits for it."""
-        rows = self.store.query(
-            "SELECT e.game_id, e.data FROM game_events e JOIN games g ON g.id = e.game_id"
-            " WHERE g.finished = 0 AND e.kind = 'toss.started' AND e.id = (SELECT MAX(id) FROM game_events"
-            " WHERE game_id = e.game_id AND kind IN ('action', 'undo', 'toss.started', 'toss.result', 'toss.failed'))"
-        )
         out = []
-        for row in rows:
+        for game_id, started in game_records.unanswered_tosses(self.store):
             try:
-                live = self.get(row["game_id"])
+                live = self.get(game_id)
             except Exception:  # a game that cannot be rebuilt must not stop the dashboard from starting
-                log.exception("game %s could not be rebuilt to look for an interrupted toss", row["game_id"])
+                log.exception("game %s could not be rebuilt to look for an interrupted toss", game_id)
                 continue
             if live.game.phase == "toss" and live.tower_result is None and live.tossing is None:
-                out.append((live.id, str(json.loads(row["data"]).get("toss_id"))))
+                out.append((live.id, str(started.get("toss_id"))))
         return out
+
+    def write_log(self, game_id: str) -> str:
+        """The game's JSON-lines log (its engine's format), as another companion or the CLI reads it."""
+        live = self.get(game_id)
+        with live.lock:
+            if live.kind == MARRAKESH:
+                return marrakesh_engine.write_log(live.game)
+            return kinds.adapter(live.kind).write_log(live.game)
+
+    def pins(self, game_ids: list[str]) -> dict[str, str]:
+        """game id -> table PIN, for those of ``game_ids`` still stored."""
+        return game_records.pins(self.store, game_ids)
 
     def summaries(self) -> list[dict[str, Any]]:
         """Every stored game, newest change first (no replay needed)."""
-        rows = self.store.query(
-            "SELECT id, title, created_at, updated_at, edition, json_extract(setup, '$.expansions') AS expansions,"
-            " seating, actions, finished, kind FROM games ORDER BY updated_at DESC"
-        )
         out = []
-        for r in rows:
+        for r in game_records.summary_rows(self.store):
             expansions = json.loads(r["expansions"]) if r["expansions"] and r["kind"] == MARRAKESH else []
             name = kinds.game_name(r["kind"])
             variant = marrakesh_engine.variant_text(r["edition"], expansions) if r["kind"] == MARRAKESH else name
@@ -534,9 +527,7 @@ class GameService:
             if live.is_tossing(self.tower):
                 raise TowerRefusal(live.id, Msg(STILL_TOSSING))
             with self.store.write() as db:
-                db.execute("DELETE FROM game_events WHERE game_id = ?", (game_id,))
-                db.execute("DELETE FROM game_log WHERE game_id = ?", (game_id,))
-                db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+                game_records.delete_game(db, game_id)
             with self._lock:
                 self._games.pop(game_id, None)
         self.bus.publish("game.deleted", {"game_id": game_id, "title": live.title})
@@ -615,13 +606,13 @@ class GameService:
 
     def _release_result(self, live: LiveGame) -> dict[str, Any] | None:
         """The tower result the game's last (live) action, a release, confirmed — from its stored meta."""
-        stack: list[str | None] = []
-        for row in self.store.query("SELECT kind, meta FROM game_log WHERE game_id = ? ORDER BY seq", (live.id,)):
-            if row["kind"] == "undo":
+        stack: list[dict[str, Any]] = []
+        for kind, _action, meta in game_records.log_entries(self.store, live.id):
+            if kind == "undo":
                 stack.pop()
             else:
-                stack.append(row["meta"])
-        meta = json.loads(stack[-1]) if stack and stack[-1] else {}
+                stack.append(meta)
+        meta = stack[-1] if stack else {}
         result = meta.get("tower_result")
         return dict(result) if isinstance(result, dict) else None
 
@@ -663,7 +654,7 @@ class GameService:
                     "believed": {c: n for c, n in believed.items() if n}, **_said(said), "by": by}
             check = {"needed": False, "believed_inside": {}, "done": done}
             with self.store.write() as db:
-                db.execute("UPDATE games SET tower_check = ? WHERE id = ?", (json.dumps(check), live.id))
+                game_records.save_json(db, live.id, "tower_check", check)
                 event_id = self._insert_event(db, live, "tower.emptied", done)
             live.tower_check = check
             live.view_cache = None
@@ -728,7 +719,7 @@ class GameService:
             said = (Msg("{player} put the final scoring away", player=live.who(by)) if scoring.get("final") else
                     Msg("{player} put the season {season} scoring away", player=live.who(by), season=season))
             with self.store.write() as db:
-                db.execute("UPDATE games SET season_scoring = ? WHERE id = ?", (json.dumps(acknowledged), live.id))
+                game_records.save_json(db, live.id, "season_scoring", acknowledged)
                 event_id = self._insert_event(db, live, "season.acknowledged",
                                               {"season": season, "by": by, **_said(said), "log": False})
             live.season_scoring = acknowledged
@@ -747,17 +738,11 @@ class GameService:
     def _stored_outcome(self, live: LiveGame, key: str | None) -> Outcome | None:
         if not key:
             return None
-        rows = self.store.query(
-            "SELECT seq FROM game_log WHERE game_id = ? AND idempotency_key = ?", (live.id, key)
-        )
-        if not rows:
+        found = game_records.change_by_key(self.store, live.id, key)
+        if found is None:
             return None
-        version = int(rows[0]["seq"])
-        event = self.store.query(
-            "SELECT id FROM game_events WHERE game_id = ? AND version = ? AND kind IN ('action', 'undo')",
-            (live.id, version),
-        )
-        return Outcome(version, int(event[0]["id"]) if event else 0, replayed=True)
+        version, event_id = found
+        return Outcome(version, event_id, replayed=True)
 
     @staticmethod
     def check_version(live: LiveGame, version: Any) -> None:
@@ -778,21 +763,12 @@ class GameService:
         ``uncorrect``: a toss whose stored correction an undo takes back.
         """
         version = live.version + 1
-        now = time.time()
-        columns = ["version = ?", "actions = ?", "finished = ?", "updated_at = ?"]
-        values: list[Any] = [version, len(live.game.log), int(bool(live.game.finished)), now]
-        for column, value in (("tower_result", tower_result), ("season_scoring", season_scoring)):
-            if value is not _KEEP:
-                columns.append(f"{column} = ?")
-                values.append(json.dumps(value) if value is not None else None)
+        json_state = {column: value for column, value in (("tower_result", tower_result),
+                                                          ("season_scoring", season_scoring)) if value is not _KEEP}
         with self.store.write() as db:
-            db.execute(
-                "INSERT INTO game_log (game_id, seq, kind, action, meta, idempotency_key, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (live.id, version, kind, json.dumps(action) if action else None,
-                 json.dumps(meta) if meta else None, key or None, now),
-            )
-            db.execute(f"UPDATE games SET {', '.join(columns)} WHERE id = ?", (*values, live.id))
+            game_records.append_change(db, live.id, version=version, kind=kind, action=action, meta=meta, key=key,
+                                       now=time.time(), actions=len(live.game.log),
+                                       finished=bool(live.game.finished), json_state=json_state)
             if meta and meta.get("corrected") and meta.get("toss_id") and action is not None:
                 record_correction(db, meta["toss_id"], action.get("counts") or {})
             if uncorrect:
@@ -816,7 +792,7 @@ class GameService:
                     c: n - inside.get(c, 0) for c, n in (data.get("counts") or {}).items() if n > inside.get(c, 0)}}
             with self.store.write() as db:
                 if kind == "toss.result":
-                    db.execute("UPDATE games SET tower_result = ? WHERE id = ?", (json.dumps(data), game_id))
+                    game_records.save_json(db, game_id, "tower_result", data)
                 event_id = self._insert_event(db, live, kind, data)
             if kind == "toss.result":
                 live.tower_result = data
@@ -827,16 +803,14 @@ class GameService:
         return event_id
 
     @staticmethod
-    def _insert_event(db: Any, live: LiveGame, kind: str, data: dict[str, Any], version: int | None = None) -> int:
+    def _insert_event(db: sqlite3.Connection, live: LiveGame, kind: str, data: dict[str, Any],
+                      version: int | None = None) -> int:
         """Store one event of ``live`` at ``version`` (default: the game's current version)."""
         game = live.game
         body = {"phase": game.phase, "season": getattr(game, "season", None), "round": getattr(game, "round", None),
                 "to_move": game.to_move, **data}
-        cursor = db.execute(
-            "INSERT INTO game_events (game_id, version, kind, data, created_at) VALUES (?, ?, ?, ?, ?)",
-            (live.id, live.version if version is None else version, kind, json.dumps(body), time.time()),
-        )
-        return int(cursor.lastrowid)
+        return game_records.insert_event(db, live.id, live.version if version is None else version, kind, body,
+                                         time.time())
 
     def _announce(self, game_id: str, event_id: int) -> None:
         self.bus.publish("game.event", {"game_id": game_id, "event_id": event_id})
@@ -844,27 +818,18 @@ class GameService:
     # -- reading ---------------------------------------------------------------------------
     def events_after(self, game_id: str, last_id: int, limit: int = 500) -> list[dict[str, Any]]:
         """The stored events of ``game_id`` after ``last_id``, oldest first."""
-        rows = self.store.query(
-            "SELECT id, version, kind, data, created_at FROM game_events WHERE game_id = ? AND id > ?"
-            " ORDER BY id LIMIT ?", (game_id, last_id, limit),
-        )
-        return [{"id": r["id"], "version": r["version"], "kind": r["kind"], "data": json.loads(r["data"]),
-                 "time": r["created_at"]} for r in rows]
+        return game_records.events_after(self.store, game_id, last_id, limit)
 
     def last_event_id(self, game_id: str) -> int:
-        rows = self.store.query("SELECT COALESCE(MAX(id), 0) AS id FROM game_events WHERE game_id = ?", (game_id,))
-        return int(rows[0]["id"])
+        """The id of the game's newest event (0 before any)."""
+        return game_records.last_event_id(self.store, game_id)
 
     def history(self, game_id: str, limit: int = 30) -> list[dict[str, Any]]:
         """The latest labelled events, newest first (for the log on the game page)."""
-        rows = self.store.query(
-            "SELECT id, kind, data FROM game_events WHERE game_id = ? ORDER BY id DESC LIMIT ?", (game_id, limit)
-        )
         out = []
-        for r in rows:
-            data = json.loads(r["data"])
+        for event_id, kind, data in game_records.latest_events(self.store, game_id, limit):
             if data.get("log") is not False:  # a toss's start and result live in its release's line
-                entry = {"id": r["id"], "kind": r["kind"], "label": data.get("label", r["kind"])}
+                entry = {"id": event_id, "kind": kind, "label": data.get("label", kind)}
                 entry.update({k: data[k] for k in ("say", "action") if data.get(k)})  # the page words these
                 out.append(entry)
         return out

@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 from companion.errors import KeshiError
 from companion.games.marrakesh import ActionFormatError, LogError, RuleError, SetupError
 from companion.i18n import Msg
-from companion.table import kinds, marrakesh_engine
+from companion.table import kinds
 from companion.table.kinds.view import build_view
 from companion.table.service import (
     GameMovedOn,
@@ -191,13 +191,7 @@ def post_toss(game_id: str) -> ResponseReturnValue:
 @bp.get("/games/<game_id>/log")
 def export_log(game_id: str) -> ResponseReturnValue:
     """The engine's JSON-lines log, as a download."""
-    live = service().get(game_id)
-    with live.lock:
-        if live.kind == kinds.MARRAKESH:
-            text = marrakesh_engine.write_log(live.game)
-        else:
-            text = kinds.adapter(live.kind).write_log(live.game)
-    response = Response(text, mimetype="application/x-ndjson")
+    response = Response(service().write_log(game_id), mimetype="application/x-ndjson")
     response.headers["Content-Disposition"] = f'attachment; filename="keshi-game-{game_id}.jsonl"'
     return response
 

@@ -58,11 +58,7 @@ def index() -> ResponseReturnValue:
 def _seated_pins() -> dict[str, str]:
     """game id -> table PIN, for the games this browser session has joined (or created)."""
     tables = [t for t in session.get("tables", []) if isinstance(t, str)]
-    if not tables:
-        return {}
-    marks = ", ".join("?" * len(tables))
-    rows = _games().store.query(f"SELECT id, pin FROM games WHERE id IN ({marks})", tuple(tables))
-    return {str(r["id"]): str(r["pin"]) for r in rows}
+    return _games().pins(tables)
 
 
 @bp.get("/games/new")

@@ -9,11 +9,10 @@ kept or handed on; Marrakesh's profile (``companion.table.board_profile``) is un
 
 from __future__ import annotations
 
-import json
-import time
 from typing import Any
 
 from companion.store import Store
+from companion.table import board_profile_records as records
 from companion.table.kinds import TableGame
 
 
@@ -25,13 +24,8 @@ def _known(game: TableGame) -> dict[str, tuple[Any, ...]]:
 def remembered(store: Store, game: TableGame) -> dict[str, Any]:
     """The table's answers for ``game`` that its engine still accepts (what a new game starts with)."""
     known = _known(game)
-    rows = store.query("SELECT key, value FROM board_profile WHERE edition = ?", (game.KEY,))
-    out = {}
-    for row in rows:
-        value = json.loads(row["value"])
-        if row["key"] in known and value in known[row["key"]]:
-            out[str(row["key"])] = value
-    return out
+    return {key: value for key, value in records.values(store, game.KEY).items()
+            if key in known and value in known[key]}
 
 
 def keep(store: Store, game: TableGame, game_id: str, action: dict[str, Any]) -> None:
@@ -39,12 +33,7 @@ def keep(store: Store, game: TableGame, game_id: str, action: dict[str, Any]) ->
     if action.get("type") != "answer" or action.get("key") not in _known(game):
         return
     with store.write() as db:
-        db.execute(
-            "INSERT INTO board_profile (edition, key, value, source, game_id, updated_at)"
-            " VALUES (?, ?, ?, 'answer', ?, ?)"
-            " ON CONFLICT (edition, key) DO UPDATE SET value = excluded.value, source = excluded.source,"
-            " game_id = excluded.game_id, updated_at = excluded.updated_at",
-            (game.KEY, str(action["key"]), json.dumps(action.get("value")), game_id, time.time()))
+        records.upsert(db, game.KEY, str(action["key"]), action.get("value"), "answer", game_id)
 
 
 def drop(store: Store, game: TableGame, game_id: str, action: dict[str, Any]) -> None:
@@ -52,5 +41,4 @@ def drop(store: Store, game: TableGame, game_id: str, action: dict[str, Any]) ->
     if action.get("type") != "answer" or action.get("key") not in _known(game):
         return
     with store.write() as db:
-        db.execute("DELETE FROM board_profile WHERE edition = ? AND key = ? AND game_id = ?",
-                   (game.KEY, str(action["key"]), game_id))
+        records.delete_answer(db, game.KEY, str(action["key"]), game_id)

@@ -1,0 +1,94 @@
+"""The house's floors hold: no import circle between files, and the import contracts of pyproject.toml.
+
+The contracts (the table service without Flask; web over table over games; pure game engines;
+firmware and vision reaching into companion only for its ground floor) are import-linter's, run by
+`make lint` (`lint-imports`). Here each is shown to catch the import it forbids, on a copy of the
+tree. The circle check is this file's own: import-linter's acyclic contract compares packages, while a
+circle between two files of one package (``scoring`` ↔ ``scrolls``) is what makes import order matter.
+Imports under ``if TYPE_CHECKING:`` are for types only and do not count.
+"""
+
+from __future__ import annotations
+
+import graphlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("companion", "firmware", "vision")
+
+
+def circle_in(imports: dict[str, set[str]]) -> list[str] | None:
+    """One circle in ``imports`` (module -> the modules it imports), as the modules along it, or None."""
+    try:
+        tuple(graphlib.TopologicalSorter(imports).static_order())
+    except graphlib.CycleError as circle:
+        found: list[str] = circle.args[1]
+        return found
+    return None
+
+
+@pytest.fixture(scope="module")
+def imports() -> dict[str, set[str]]:
+    graph = grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True, cache_dir=None)
+    return {module: set(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
+
+
+def test_no_file_imports_itself_through_others(imports: dict[str, set[str]]) -> None:
+    circle = circle_in(imports)
+    assert circle is None, "import circle: " + " -> ".join(circle or [])
+
+
+def test_the_circle_check_finds_a_circle_between_two_files(imports: dict[str, set[str]]) -> None:
+    """The check is not vacuous: the old scoring ↔ scrolls circle, put back, is found."""
+    scoring, scrolls = "companion.games.marrakesh.scoring", "companion.games.marrakesh.scrolls"
+    assert scoring in imports[scrolls]
+    with_circle = {**imports, scoring: imports[scoring] | {scrolls}}
+    assert {scoring, scrolls} <= set(circle_in(with_circle) or [])
+
+
+def lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` with the project's contracts on the packages under ``tree``."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    return subprocess.run([sys.executable, "-c", "import sys; from importlinter.cli import lint_imports;"
+                           " sys.exit(lint_imports(no_cache=True))"],
+                          cwd=tree, env=env, capture_output=True, text=True, timeout=120, check=False)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """A copy of the packages and pyproject.toml, to break."""
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def test_the_contracts_hold_on_the_tree_as_it_is(tree: Path) -> None:
+    result = lint_imports(tree)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(("module", "line", "contract"), [
+    ("companion/table/views.py", "from flask import request", "The table service works without the web framework"),
+    ("companion/games/marrakesh/board.py", "import companion.table.service",
+     "The web room sits on the table service, which sits on the game engines"),
+    ("companion/games/morocco/scoring.py", "import sqlite3", "The game engines are pure"),
+    ("vision/detect.py", "from companion.tower import model", "firmware/ and vision/ reach into companion only"),
+    ("firmware/pintest.py", "from companion.tower.model import SimulatedTower",
+     "firmware/ and vision/ reach into companion only"),
+])
+def test_each_contract_catches_the_import_it_forbids(tree: Path, module: str, line: str, contract: str) -> None:
+    path = tree / module
+    path.write_text(path.read_text() + f"\n{line}  # noqa\n")
+    result = lint_imports(tree)
+    assert result.returncode == 1, result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[-1]
+    assert contract in " ".join(broken.split()), result.stdout
