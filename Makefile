@@ -12,7 +12,11 @@ PORT ?= 8080
 PYTEST_ARGS ?=
 IS_PI := $(shell grep -qs 'Raspberry Pi' /proc/device-tree/model && echo 1)
 IS_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo 1)
-APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q
+# apt waits for another apt-get or dpkg (a fresh Raspberry Pi OS runs unattended upgrades for its first
+# minutes) up to APT_LOCK_WAIT seconds, saying so, before it gives up (see the apt-install target).
+APT_LOCK_WAIT ?= 300
+APT_LOCK_POLL ?= 5
+APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q -o DPkg::Lock::Timeout=$(APT_LOCK_WAIT)
 
 ifeq ($(IS_PI),1)
 VENV_FLAGS := --system-site-packages
@@ -32,17 +36,17 @@ help:
 	@echo "make run    - set up .venv and start the companion on http://127.0.0.1:$(PORT)/"
 	@echo "make test   - set up the dev environment (and Chromium), lint, and run the whole test suite"
 	@echo "make bench  - run the benchmarks (figures are in README.md); make bench-rules runs one"
-	@echo "make lint   - ruff and mypy"
+	@echo "make lint   - ruff, mypy and the import contracts (lint-imports)"
 
 # --- environment -------------------------------------------------------------------------
 $(VENV)/bin/activate:
 	@if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then \
-	  if [ "$(IS_ROOT)" = 1 ]; then apt-get update -q && $(APT_GET) install python3-venv python3-pip; \
+	  if [ "$(IS_ROOT)" = 1 ]; then $(MAKE) --no-print-directory apt-install PACKAGES="python3-venv python3-pip"; \
 	  else echo "python3-venv is missing: run 'sudo apt-get install python3-venv' and try again" >&2; exit 1; fi; \
 	fi
 ifeq ($(IS_PI),1)
 	@if ! python3 -c 'import picamera2' 2>/dev/null; then \
-	  if [ "$(IS_ROOT)" = 1 ]; then apt-get update -q && $(APT_GET) install $(PI_APT); \
+	  if [ "$(IS_ROOT)" = 1 ]; then $(MAKE) --no-print-directory apt-install PACKAGES="$(PI_APT)"; \
 	  else sudo $(APT_GET) install $(PI_APT) || echo "warning: install $(PI_APT) with apt for the camera" >&2; fi; \
 	fi
 endif
@@ -65,11 +69,34 @@ TEST_APT := chromium fonts-dejavu-core openscad mosquitto postgresql
 test-system-deps:
 	@if [ ! -x /usr/bin/chromium ] || ! command -v openscad >/dev/null || [ ! -x /usr/sbin/mosquitto ] \
 	    || [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
-	  if [ "$(IS_ROOT)" = 1 ]; then apt-get update -q && $(APT_GET) install $(TEST_APT); \
+	  if [ "$(IS_ROOT)" = 1 ]; then $(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT)" || exit 1; \
 	  elif [ ! -x /usr/bin/chromium ]; then \
 	    echo "Chromium is missing: run 'sudo apt-get install $(TEST_APT)' (browser tests need it)" >&2; exit 1; \
 	  else echo "note: 'sudo apt-get install openscad' lets the mount-rendering test run" >&2; fi; \
 	fi
+
+# `make apt-install PACKAGES="..."` (as root; the targets above call it): `apt-get update`, then install.
+# Another apt-get or dpkg may hold apt's locks for minutes on a fresh system. The install waits for
+# dpkg's lock itself (DPkg::Lock::Timeout); `apt-get update` cannot wait for the package lists' lock,
+# so it is tried again every APT_LOCK_POLL s. Either way the wait is said, and after APT_LOCK_WAIT s
+# it fails with the one command to run once the other installation has finished.
+.PHONY: apt-install
+apt-install:
+	@start=$$(date +%s); said=; \
+	until out=$$(apt-get update -q 2>&1); do \
+	  if ! grep -q 'Could not get lock' <<<"$$out"; then echo "$$out" >&2; exit 1; fi; \
+	  if [ $$(( $$(date +%s) - start )) -ge $(APT_LOCK_WAIT) ]; then \
+	    echo "$$out" >&2; \
+	    echo "another apt-get still holds apt's lock after $(APT_LOCK_WAIT) s: once it has finished, run 'sudo apt-get install $(PACKAGES)' and try again" >&2; \
+	    exit 1; \
+	  fi; \
+	  [ -n "$$said" ] || echo "waiting for another apt-get (on a fresh Raspberry Pi OS: its unattended upgrades) to finish, up to $(APT_LOCK_WAIT) s ..."; \
+	  said=1; sleep $(APT_LOCK_POLL); \
+	done; \
+	echo "installing with apt: $(PACKAGES) (waits up to $(APT_LOCK_WAIT) s for another apt-get or dpkg to finish)"; \
+	$(APT_GET) install $(PACKAGES) || { \
+	  echo "apt-get could not install $(PACKAGES): once any other installation has finished, run 'sudo apt-get install $(PACKAGES)' and try again" >&2; \
+	  exit 1; }
 
 # --- the two commands ------------------------------------------------------------------------
 run: $(VENV)/.installed
@@ -99,6 +126,7 @@ i18n-extract: $(VENV)/.installed
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy firmware vision companion tests benchmarks
+	$(VENV)/bin/lint-imports --no-cache
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info
