@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import graphlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -92,3 +93,39 @@ def test_each_contract_catches_the_import_it_forbids(tree: Path, module: str, li
     assert result.returncode == 1, result.stdout
     broken = result.stdout.split("Broken contracts", 1)[-1]
     assert contract in " ".join(broken.split()), result.stdout
+
+
+def layout_rows() -> list[tuple[list[str], list[str]]]:
+    """The README's layout table: per row, the folders it is about and the paths it names in its text."""
+    text = (ROOT / "README.md").read_text()
+    table = text.split("| folder | what it holds |", 1)[1].split("\n\n", 1)[0]
+    rows = []
+    for line in table.splitlines()[2:]:
+        folder_cell, what = line.strip("|").split("|", 1)
+        rows.append((re.findall(r"`([^`]+)`", folder_cell), re.findall(r"`([^`]+)`", what)))
+    return rows
+
+
+def named_paths(folders: list[str], names: list[str]) -> list[Path]:
+    """Where the names of one row point: a folder relative to the row's first folder's parent, a file or
+    folder relative to the row's first folder, or to the project when it starts with a top-level folder."""
+    first = ROOT / folders[0]
+    paths = [first] + [first.parent / folder for folder in folders[1:]]
+    for name in names:
+        if not re.fullmatch(r"[\w./*-]+", name) or "." not in name and not name.endswith("/"):
+            continue  # a command, a class, a placeholder: not a path
+        base = ROOT if name.split("/", 1)[0] in {p.name for p in ROOT.iterdir()} else first
+        paths.append(base / name)
+    return paths
+
+
+def test_the_readme_layout_table_matches_the_tree() -> None:
+    rows = layout_rows()
+    named = [path for folders, names in rows for path in named_paths(folders, names)]
+    missing = [str(path.relative_to(ROOT)) for path in named if not list(path.parent.glob(path.name))]
+    assert missing == [], f"the README's layout table names what is not there: {missing}"
+    tops = {folders[0].rstrip("/") for folders, _ in rows}
+    assert {"firmware", "vision", "companion", "tests", "hardware", "benchmarks"} <= tops
+    packages = {path.parent for path in (ROOT / "companion").glob("*/__init__.py")}
+    unnamed = sorted(str(p.relative_to(ROOT)) for p in packages if p not in {n.resolve() for n in named})
+    assert unnamed == [], f"packages the README's layout table does not name: {unnamed}"

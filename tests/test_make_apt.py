@@ -45,8 +45,8 @@ def apt_install(tmp_path: Path, *, locked_updates: int, install_rc: int = 0,
     env = {**os.environ, "PATH": f"{fake.parent}:{os.environ['PATH']}", "APT_LOG": str(tmp_path / "log"),
            "APT_COUNT": str(tmp_path / "count"), "LOCKED_UPDATES": str(locked_updates),
            "INSTALL_RC": str(install_rc)}
-    return subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "apt-install", "PACKAGES=chromium mosquitto",
-                           f"APT_LOCK_WAIT={wait:g}", "APT_LOCK_POLL=0.1"],
+    return subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "apt-install",
+                           "PACKAGES=chromium mosquitto", f"APT_LOCK_WAIT={wait:g}", "APT_LOCK_POLL=0.1"],
                           env=env, capture_output=True, text=True, timeout=60, check=False)
 
 

@@ -26,7 +26,7 @@ from companion.table import board_profile_records as records
 from companion.table.board_profile_keys import KeyInfo, UnknownKey, board_keys, check_value, info, reading_order
 from companion.table.marrakesh_engine import EDITION_NAMES
 
-log = logging.getLogger("keshi.web")
+log = logging.getLogger("keshi.table")
 
 #: The editions whose boards differ (their values are kept apart), with the names shown to people.
 EDITIONS: dict[str, str] = EDITION_NAMES

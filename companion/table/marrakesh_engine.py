@@ -1,8 +1,10 @@
-"""The one place the dashboard touches the rules engine (``companion.games.marrakesh``, see docs/rules-engine.md).
+"""The one place the table service touches the Marrakesh engine (``companion.games.marrakesh``, see
+docs/rules-engine.md).
 
-Everything here is a thin translation between the engine's API and what the web layer stores and
+Everything here is a thin translation between the engine's API and what the table service stores and
 sends: a game from its stored setup and actions, the legal actions of the actor to move as JSON,
-and short human labels for the log and the screens.
+and short human labels for the log and the screens (in English, and as messages each phone says in
+its own language: ``taken_back_say``, ``option_say``).
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from companion.table.kinds import profile as table_profile
 from companion.tower.record import clear_correction, record_correction
 from companion.tower.service import TowerBusyError
 
-log = logging.getLogger("keshi.web")
+log = logging.getLogger("keshi.table")
 
 EDITIONS = tuple(marrakesh_engine.EDITION_NAMES)
 LAYERS = ("B1", "B2")

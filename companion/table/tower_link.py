@@ -26,7 +26,7 @@ from companion.table.service import GameService, TowerRefusal
 from companion.tower.record import load_toss
 from companion.tower.service import TowerService
 
-log = logging.getLogger("keshi.web")
+log = logging.getLogger("keshi.table")
 
 POLL_SECONDS = 0.25
 KEPT_TOSSES = 256
