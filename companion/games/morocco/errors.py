@@ -1,11 +1,12 @@
 """Errors raised by the Morocco engine.
 
-Each one subclasses the matching Marrakesh engine error (so code that already catches
-``companion.games.marrakesh.RuleError`` or ``LogError`` handles Morocco too), and through it ``KeshiError``
-and ``ValueError``. Messages name the rule and the player; an error leaves the game unchanged.
+Each one subclasses the matching common error of the games (``companion.games.common.errors``, which
+Marrakesh's are too: code that catches ``companion.games.marrakesh.RuleError`` or ``LogError`` handles
+Morocco too), and through it ``KeshiError`` and ``ValueError``. Messages name the rule and the player;
+an error leaves the game unchanged.
 """
 
-from companion.games.marrakesh import errors as base
+from companion.games.common import errors as base
 
 
 class RuleError(base.RuleError):

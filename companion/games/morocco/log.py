@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.common import log_and_actions
-from companion.games.marrakesh.errors import ActionFormatError, RuleError
+from companion.games.common.errors import ActionFormatError, RuleError
 from companion.games.morocco.actions import action_from_dict, action_to_dict
 from companion.games.morocco.errors import LogError
 from companion.games.morocco.game import Game
