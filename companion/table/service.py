@@ -37,7 +37,7 @@ from companion.events import EventBus
 from companion.games.marrakesh import Game, RuleError
 from companion.i18n import Msg, colour_name, phase_name, render_words
 from companion.store import Store
-from companion.table import board_profile, game_records, kinds, marrakesh_engine
+from companion.table import board_profile, game_records, kinds, log_words, marrakesh_engine
 from companion.table.kinds import MARRAKESH
 from companion.table.kinds import profile as table_profile
 from companion.tower.record import clear_correction, record_correction
@@ -307,7 +307,7 @@ class GameService:
             game_records.insert_actions(db, game_id, actions, metas, now)
             said = Msg("Game created: {title}", title=title) if how == "created" else Msg("Game imported: {title}",
                                                                                           title=title)
-            event_id = self._insert_event(db, live, how, _said(said))
+            event_id = self._insert_event(db, live, how, log_words.said(said))
         with self._lock:
             self._games[game_id] = live
         self._announce(game_id, event_id)
@@ -428,9 +428,9 @@ class GameService:
                     leftover = {c: n - leftovers_before[c] for c, n in game.s.tower_leftovers.items()
                                 if n > leftovers_before[c]}
                     meta = _release_meta(live.tower_result, data, leftover)
-                    said: dict[str, Any] = _said(_release_say(meta))
+                    said: dict[str, Any] = log_words.said(log_words.release_say(meta))
                 elif data["type"] == "select":
-                    said = _said(_selection_say(live, data))
+                    said = log_words.said(log_words.selection_say(live, data))
                 else:
                     # the page words it from the action
                     said = {"label": marrakesh_engine.label(data, live.names, prompt)}
@@ -505,7 +505,7 @@ class GameService:
             said = live.last_say
             live.game.undo()
             try:
-                event = {**_said(Msg("{player} took back: {what}", player=live.who(by), what=said)),
+                event = {**log_words.said(Msg("{player} took back: {what}", player=live.who(by), what=said)),
                          "undone_label": what, "by": by, "undone": taken}
                 outcome = self._commit(live, "undo", None, key, None, event)
             except BaseException:
@@ -550,7 +550,7 @@ class GameService:
         scored = season
         said = Msg("Final scoring") if game.finished else Msg("Season {n} scoring", n=scored)
         labelled = [{marrakesh_engine.category_text(k): v for k, v in d.items() if v} for d in summed]
-        return {"season": scored, "final": bool(game.finished), **_said(said),
+        return {"season": scored, "final": bool(game.finished), **log_words.said(said),
                 "deltas": [{k: v for k, v in d.items() if v} for d in summed], "deltas_labelled": labelled,
                 "acknowledged": False}, None
 
@@ -647,11 +647,11 @@ class GameService:
             who = live.who(by)
             if any(counts.values()):
                 said = Msg("{player} emptied the tower: {keshis} fell out (left from before)", player=who,
-                           keshis=counts_say(counts))
+                           keshis=log_words.counts_say(counts))
             else:
                 said = Msg("{player} confirmed the tower is empty", player=who)
             done = {"found": {c: n for c, n in counts.items() if n},
-                    "believed": {c: n for c, n in believed.items() if n}, **_said(said), "by": by}
+                    "believed": {c: n for c, n in believed.items() if n}, **log_words.said(said), "by": by}
             check = {"needed": False, "believed_inside": {}, "done": done}
             with self.store.write() as db:
                 game_records.save_json(db, live.id, "tower_check", check)
@@ -696,7 +696,7 @@ class GameService:
             total = sum(pieces.values())
             self.record_tower(game_id, "toss.started", {
                 "toss_id": toss_id, "pieces_in": pieces, "by": by, "log": False,
-                **_said(Msg("{player} tosses {n} keshis into the tower", player=live.who(by), n=total))})
+                **log_words.said(Msg("{player} tosses {n} keshis into the tower", player=live.who(by), n=total))})
         return toss_id
 
     def ack_season_scoring(self, game_id: str, season: Any, by: Any = None) -> int:
@@ -721,7 +721,7 @@ class GameService:
             with self.store.write() as db:
                 game_records.save_json(db, live.id, "season_scoring", acknowledged)
                 event_id = self._insert_event(db, live, "season.acknowledged",
-                                              {"season": season, "by": by, **_said(said), "log": False})
+                                              {"season": season, "by": by, **log_words.said(said), "log": False})
             live.season_scoring = acknowledged
             live.view_cache = None
         self._announce(game_id, event_id)
@@ -939,52 +939,6 @@ def _release_meta(result: dict[str, Any] | None, action: dict[str, Any], leftove
     else:
         meta["counts"] = {c: n for c, n in (action.get("counts") or {}).items() if n}
     return meta
-
-
-def _said(message: Msg) -> dict[str, Any]:
-    """An event's words: ``label`` in English (stored, the API's tests and logs) and ``say``, the same
-    message as data that each page renders in its own language."""
-    return {"label": message.english(), "say": message.to_json()}
-
-
-def counts_say(counts: dict[str, Any] | None) -> list[Msg] | Msg:
-    """``{"green": 2, "white": 1}`` as the words "2 green, 1 white" (``"nothing"`` when empty)."""
-    return [Msg("{n} {colour}", n=n, colour=colour_name(c)) for c, n in (counts or {}).items() if n] or Msg("nothing")
-
-
-def _joined(values: list[Any], between: str) -> Msg:
-    """``values`` shown with ``between`` between them (no words of its own to translate)."""
-    return Msg(between.join(f"{{v{i}}}" for i in range(len(values))), **{f"v{i}": v for i, v in enumerate(values)})
-
-
-def _release_say(meta: dict[str, Any]) -> Msg:
-    """The one log line of a toss: what fell out, the beam's count, confirmed or corrected, leftovers."""
-    fell = counts_say(meta["counts"])
-    if "detected" not in meta:
-        result = Msg("Tower: {keshis} fell out — typed in by the table", keshis=fell)
-    elif meta["corrected"]:
-        result = Msg("Tower: {keshis} fell out — corrected by the table (the tower saw {seen})", keshis=fell,
-                     seen=counts_say(meta["detected"]))
-    else:
-        result = Msg("Tower: {keshis} fell out — confirmed by the table", keshis=fell)
-    beam = Msg("; beam: {n} drops", n=meta["beam_count"]) if meta.get("beam_count") is not None else ""
-    left = Msg(" ({keshis} left from before)", keshis=counts_say(meta["leftover"])) if meta["leftover"] else ""
-    return Msg("{result}{beam}{left}", result=result, beam=beam, left=left)
-
-
-def _keshis(colours: list[str]) -> Msg:
-    """A player's keshis as "green + red + white" (in the rulebook's colour words)."""
-    return _joined([colour_name(c) for c in colours], " + ")
-
-
-def _selection_say(live: LiveGame, action: dict[str, Any]) -> Msg:
-    """A selection stays secret until everyone has chosen; then the log shows every player's keshis."""
-    names = live.names
-    if live.game.phase == "select":
-        return Msg("{player} has chosen 3 keshis (shown when everyone has)", player=names[action["player"]])
-    reveals = [Msg("{player}: {keshis}", player=p["name"], keshis=_keshis(p["selected"]))
-               for p in live.game.to_dict()["players"]]
-    return Msg("Everyone reveals — {reveals}", reveals=_joined(reveals, "; "))
 
 
 def _scores(game: Game) -> list[dict[str, int]]:
