@@ -74,7 +74,7 @@ def test_the_report_json_keeps_english_and_carries_every_sentence_as_a_message(t
     assert "Farbverzerrung erkannt" in german and untranslated(german) == [], german
 
 
-# --- the engine's option and answer words (companion/table/marrakesh_engine.py, rules/game.py) -----------------
+# --- the engine's option and answer words (companion/table/marrakesh_engine.py, games/marrakesh/game.py) ---
 
 def test_a_small_dict_option_reads_as_amounts_in_english_and_german() -> None:
     option = {"dinars": 1, "water": 2, "dates": 3}
