@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import COLOURS
+from companion.tower.calibration_wizard import STEPS, WIZARD_DIR
 from companion.tower.service import TowerService
-from companion.web.calibration import STEPS, WIZARD_DIR
 from tests.web.conftest import csrf_of
 from vision.calibrate import Calibration, CameraSettings
 
