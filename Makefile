@@ -16,7 +16,8 @@ IS_ROOT := $(shell [ "$$(id -u)" = 0 ] && echo 1)
 # minutes) up to APT_LOCK_WAIT seconds, saying so, before it gives up (see the apt-install target).
 APT_LOCK_WAIT ?= 300
 APT_LOCK_POLL ?= 5
-APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -y -q -o DPkg::Lock::Timeout=$(APT_LOCK_WAIT)
+APT ?= apt-get
+APT_GET := DEBIAN_FRONTEND=noninteractive $(APT) -y -q -o DPkg::Lock::Timeout=$(APT_LOCK_WAIT)
 
 ifeq ($(IS_PI),1)
 VENV_FLAGS := --system-site-packages
@@ -78,24 +79,28 @@ test-system-deps:
 # `make apt-install PACKAGES="..."` (as root; the targets above call it): `apt-get update`, then install.
 # Another apt-get or dpkg may hold apt's locks for minutes on a fresh system. The install waits for
 # dpkg's lock itself (DPkg::Lock::Timeout); `apt-get update` cannot wait for the package lists' lock,
-# so it is tried again every APT_LOCK_POLL s. Either way the wait is said, and after APT_LOCK_WAIT s
-# it fails with the one command to run once the other installation has finished.
+# so it is tried again every APT_LOCK_POLL s (apt's messages read in English: LC_ALL=C). Either way the
+# wait is said, and after APT_LOCK_WAIT s it fails with the one command to run once the other
+# installation has finished. APT names the apt-get to run (the tests name a stand-in).
 .PHONY: apt-install
 apt-install:
-	@start=$$(date +%s); said=; \
-	until out=$$(apt-get update -q 2>&1); do \
+	@echo "updating apt's package lists (waits up to $(APT_LOCK_WAIT) s for another apt-get or dpkg to finish) ..."; \
+	start=$$SECONDS; said=; \
+	until out=$$(LC_ALL=C $(APT) update -q 2>&1); do \
 	  if ! grep -q 'Could not get lock' <<<"$$out"; then echo "$$out" >&2; exit 1; fi; \
-	  if [ $$(( $$(date +%s) - start )) -ge $(APT_LOCK_WAIT) ]; then \
+	  [ -n "$$said" ] || echo "waiting for another apt-get (on a fresh Raspberry Pi OS: its unattended upgrades) to finish, up to $(APT_LOCK_WAIT) s ..."; \
+	  said=1; \
+	  if [ $$(( SECONDS - start )) -ge $(APT_LOCK_WAIT) ]; then \
 	    echo "$$out" >&2; \
 	    echo "another apt-get still holds apt's lock after $(APT_LOCK_WAIT) s: once it has finished, run 'sudo apt-get install $(PACKAGES)' and try again" >&2; \
 	    exit 1; \
 	  fi; \
-	  [ -n "$$said" ] || echo "waiting for another apt-get (on a fresh Raspberry Pi OS: its unattended upgrades) to finish, up to $(APT_LOCK_WAIT) s ..."; \
-	  said=1; sleep $(APT_LOCK_POLL); \
+	  sleep $(APT_LOCK_POLL); \
 	done; \
-	echo "installing with apt: $(PACKAGES) (waits up to $(APT_LOCK_WAIT) s for another apt-get or dpkg to finish)"; \
+	grep -v '^\(Hit\|Get\|Ign\):' <<<"$$out" || true; \
+	echo "installing with apt: $(PACKAGES)"; \
 	$(APT_GET) install $(PACKAGES) || { \
-	  echo "apt-get could not install $(PACKAGES): once any other installation has finished, run 'sudo apt-get install $(PACKAGES)' and try again" >&2; \
+	  echo "apt-get could not install $(PACKAGES) (its message is above); once that is mended, run 'sudo apt-get install $(PACKAGES)' and try again" >&2; \
 	  exit 1; }
 
 # --- the two commands ------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 """`make apt-install` waits for another apt-get (a fresh Raspberry Pi OS's unattended upgrades), saying
 so, and only then fails with the one command to run.
 
-apt itself is not run: an ``apt-get`` earlier on PATH stands in for it, answering as apt does when
-another process holds its lock (exit 100, "E: Could not get lock ..."), and logs its arguments, so the
-Makefile's own waiting and wording are what is tested.
+apt itself is never run: the Makefile's ``APT`` names a stand-in for ``apt-get`` that answers as apt does
+when another process holds its lock (exit 100, "E: Could not get lock ..."), and logs its arguments, so
+the Makefile's own waiting and wording are what is tested.
 """
 
 from __future__ import annotations
@@ -36,24 +36,34 @@ exit "$INSTALL_RC"
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
 
+def make_apt_install(fake: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``make apt-install`` with ``fake`` as apt-get, in an environment free of an outer make's flags
+    (``make -i`` would turn the failures tested here into successes)."""
+    clean = {k: v for k, v in {**os.environ, **env}.items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
+    return subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "apt-install", f"APT={fake}", *args],
+                          env=clean, capture_output=True, text=True, timeout=60, check=False)
+
+
+def stand_in(tmp_path: Path, script: str) -> Path:
+    fake = tmp_path / "apt-get"
+    fake.write_text(script)
+    fake.chmod(0o755)
+    return fake
+
+
 def apt_install(tmp_path: Path, *, locked_updates: int, install_rc: int = 0,
                 wait: float = 30) -> subprocess.CompletedProcess[str]:
-    fake = tmp_path / "bin" / "apt-get"
-    fake.parent.mkdir(exist_ok=True)
-    fake.write_text(FAKE_APT)
-    fake.chmod(0o755)
-    env = {**os.environ, "PATH": f"{fake.parent}:{os.environ['PATH']}", "APT_LOG": str(tmp_path / "log"),
-           "APT_COUNT": str(tmp_path / "count"), "LOCKED_UPDATES": str(locked_updates),
-           "INSTALL_RC": str(install_rc)}
-    return subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "apt-install",
-                           "PACKAGES=chromium mosquitto", f"APT_LOCK_WAIT={wait:g}", "APT_LOCK_POLL=0.1"],
-                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    env = {"APT_LOG": str(tmp_path / "log"), "APT_COUNT": str(tmp_path / "count"),
+           "LOCKED_UPDATES": str(locked_updates), "INSTALL_RC": str(install_rc)}
+    return make_apt_install(stand_in(tmp_path, FAKE_APT), env, "PACKAGES=chromium mosquitto",
+                            f"APT_LOCK_WAIT={wait:g}", "APT_LOCK_POLL=0.1")
 
 
 def test_a_held_lock_is_waited_for_and_said(tmp_path: Path) -> None:
     result = apt_install(tmp_path, locked_updates=3)
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("waiting for another apt-get") == 1  # said once, not at every try
+    assert "Reading package lists" in result.stdout  # what the update said is shown
     calls = (tmp_path / "log").read_text().splitlines()
     assert calls[:4] == ["update -q"] * 4
     install = calls[4]
@@ -73,18 +83,14 @@ def test_an_install_that_still_fails_names_the_command_to_run(tmp_path: Path) ->
     result = apt_install(tmp_path, locked_updates=0, install_rc=100)
     assert result.returncode != 0
     assert "waiting" not in result.stdout  # nothing was held: nothing to say about waiting
+    assert "its message is above" in result.stderr and "E: Could not get lock" in result.stderr
     assert "run 'sudo apt-get install chromium mosquitto' and try again" in result.stderr
 
 
 def test_another_update_failure_is_not_mistaken_for_a_lock(tmp_path: Path) -> None:
     """A network failure is not waited for: apt's own message is shown at once."""
-    fake = tmp_path / "bin" / "apt-get"
-    fake.parent.mkdir()
-    fake.write_text('#!/bin/bash\necho "E: Failed to fetch http://deb.debian.org/ (no network)" >&2\nexit 100\n')
-    fake.chmod(0o755)
-    result = subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "apt-install", "PACKAGES=chromium",
-                             "APT_LOCK_WAIT=30", "APT_LOCK_POLL=5"],
-                            env={**os.environ, "PATH": f"{fake.parent}:{os.environ['PATH']}"},
-                            capture_output=True, text=True, timeout=20, check=False)
+    no_network = '#!/bin/bash\necho "E: Failed to fetch http://deb.debian.org/ (no network)" >&2\nexit 100\n'
+    fake = stand_in(tmp_path, no_network)
+    result = make_apt_install(fake, {}, "PACKAGES=chromium", "APT_LOCK_WAIT=30", "APT_LOCK_POLL=5")
     assert result.returncode != 0
     assert "Failed to fetch" in result.stderr and "waiting" not in result.stdout
