@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.store import Store
+if TYPE_CHECKING:  # the store imports this module (its migrations): only a type here
+    from companion.store import Store
 
 COMPONENT = "board_profile"
 

@@ -22,9 +22,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.store import Store
+if TYPE_CHECKING:  # the store imports this module (its migrations): only a type here
+    from companion.store import Store
 
 COMPONENT = "games"
 
@@ -167,11 +168,12 @@ def insert_actions(db: sqlite3.Connection, game_id: str, actions: list[dict[str,
     )
 
 
-def log_entries(store: Store, game_id: str) -> list[tuple[str, dict[str, Any] | None, dict[str, Any]]]:
-    """The game's log in order: ``(kind, action, meta)`` with ``kind`` ``action`` or ``undo``."""
+def log_entries(store: Store, game_id: str) -> list[tuple[str, Any, dict[str, Any]]]:
+    """The game's log in order: ``(kind, action, meta)`` with ``kind`` ``action`` (and its action's JSON)
+    or ``undo`` (and None)."""
     rows = store.query("SELECT kind, action, meta FROM game_log WHERE game_id = ? ORDER BY seq", (game_id,))
-    return [(str(r["kind"]), json.loads(r["action"]) if r["action"] else None, json.loads(r["meta"] or "{}"))
-            for r in rows]
+    return [(str(r["kind"]), json.loads(r["action"]) if r["kind"] == "action" else None,
+             json.loads(r["meta"] or "{}")) for r in rows]
 
 
 def append_change(db: sqlite3.Connection, game_id: str, *, version: int, kind: str,

@@ -1,4 +1,5 @@
-"""The words of a Marrakesh game's log lines: what fell out of the tower, who revealed which keshis.
+"""The words of the games' log lines: every event's ``label``/``say`` pair (``said``), and Marrakesh's
+own lines (what fell out of the tower, who revealed which keshis).
 
 Each line is a ``Msg``: stored in English (``label``, for the API, tests and stored logs) and as data
 (``say``) that each phone renders in its own language (see docs/i18n.md).

@@ -19,6 +19,16 @@ from companion.games.marrakesh.log import read_log as engine_read_log
 from companion.games.marrakesh.log import write_log as engine_write_log
 from companion.i18n import Msg, colour_name, figure_name, path_name, resource_name, sector_name, square_name
 
+#: One line per expansion module for the setup wizard (names from the engine; rules EN:L1420-1570).
+EXPANSION_HELP: dict[int, Msg] = dict(zip(EXPANSION_NAMES, (
+    Msg("12 tiles cover the bonus spaces between the staircases with new line bonuses."),
+    Msg("Escort the Sultan (1 date less per scroll) or the Imam (1 goods keshi less per luxury good)."),
+    Msg("The exchange offices' other sides: each trade also gives a date, a step or a point."),
+    Msg("The audience discs' purple side: one section with 0 and one with 4 spectators."),
+    Msg("Desert towns: a 4th caravan space per upper Sahara path, +4 points, claimed with yellow + orange + purple."),
+), strict=True))
+
+
 EDITION_NAMES: dict[str, str] = {"essential": "Essential Edition (2023)", "classic": "Classic (2022)"}
 
 

@@ -332,7 +332,7 @@ class GameService:
                     actions.pop()
                     if kind != MARRAKESH:
                         lines.pop()
-                elif action is not None:
+                else:
                     actions.append(action)
                     if kind != MARRAKESH:
                         lines.append((str(meta.get("label", "")), meta.get("say")))

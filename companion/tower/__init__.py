@@ -1,1 +1,2 @@
-"""Tower sessions: the simulated tower, toss records and the service that runs tosses."""
+"""Tower sessions: the simulated tower, toss records, the service that runs tosses and the camera
+calibration wizard."""

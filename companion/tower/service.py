@@ -1,6 +1,6 @@
 """The tower service: runs tosses and publishes what happens on the event bus.
 
-The web layer only calls ``toss()`` and reads ``status()``; everything else arrives as events
+The table service and the dashboard only call ``toss()`` and read ``status()``; everything else arrives as events
 (``toss.started``, ``toss.drop``, ``toss.settled``, ``toss.result``, ``tower.fault``). Each toss is
 stored as a ``TossRecord`` before its result is published, so nothing the table saw is lost.
 

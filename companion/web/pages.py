@@ -13,7 +13,6 @@ from flask import Blueprint, current_app, render_template, request, session, url
 from flask.typing import ResponseReturnValue
 
 from companion.games.marrakesh.expansion_setup import EXPANSION_NAMES
-from companion.i18n import Msg
 from companion.table import kinds, marrakesh_engine
 from companion.table.service import GameNotFound, GameService
 from companion.web import access, lan
@@ -21,19 +20,10 @@ from companion.web.palette import palette_for_templates
 
 bp = Blueprint("pages", __name__)
 
-#: One line per expansion module for the setup wizard (names from the engine; rules EN:L1420-1570).
-EXPANSION_HELP: dict[int, Msg] = dict(zip(EXPANSION_NAMES, (
-    Msg("12 tiles cover the bonus spaces between the staircases with new line bonuses."),
-    Msg("Escort the Sultan (1 date less per scroll) or the Imam (1 goods keshi less per luxury good)."),
-    Msg("The exchange offices' other sides: each trade also gives a date, a step or a point."),
-    Msg("The audience discs' purple side: one section with 0 and one with 4 spectators."),
-    Msg("Desert towns: a 4th caravan space per upper Sahara path, +4 points, claimed with yellow + orange + purple."),
-), strict=True))
-
-
 def expansion_lines() -> list[dict[str, object]]:
     """The wizard's expansion modules (number, name, what it changes) in the page's language."""
-    return [{"number": n, "name": str(name), "help": str(EXPANSION_HELP[n])} for n, name in EXPANSION_NAMES.items()]
+    return [{"number": n, "name": str(name), "help": str(marrakesh_engine.EXPANSION_HELP[n])}
+            for n, name in EXPANSION_NAMES.items()]
 
 
 def _games() -> GameService:

@@ -1,4 +1,4 @@
-"""Plumbing the three game engines (Marrakesh ``rules``, ``morocco``, ``sabika``) share.
+"""Plumbing the three game engines (``marrakesh``, ``morocco``, ``sabika``) share.
 
 Each engine keeps its own rules, actions and error classes (so one game never accepts another's
 actions, and its messages keep their own words); what is the same in all three lives here once:

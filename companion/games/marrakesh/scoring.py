@@ -14,7 +14,7 @@ from companion import COLOURS
 from companion.games.common.decisions import bundle_options
 from companion.games.marrakesh.board import GOODS, MARKER_COLOURS, RESOURCES, SECTOR_COLOUR
 from companion.games.marrakesh.costs import can_pay
-from companion.games.marrakesh.effects import Effect, handler, river_space, room
+from companion.games.marrakesh.effects import Effect, handler, passed_rapids, river_space, room
 from companion.games.marrakesh.state import PlayerState
 from companion.games.marrakesh.tiles import RIVER_CHOICE_TILES, RIVER_TILES
 from companion.i18n import Msg, colour_name, resource_name
@@ -177,8 +177,6 @@ def reveal_provision(g: Game, eff: Effect) -> None:
 @handler("rapid_choice")
 def rapid_choice(g: Game, eff: Effect) -> None:
     """End-of-round river bonus: 1 bonus of a rapid already passed, or none (EN:L1200-1211)."""
-    from companion.games.marrakesh.effects import passed_rapids
-
     options: list[Any] = sorted(set(passed_rapids(g, eff["p"])))
     if not options or 69 in g.p(eff["p"]).scrolls:  # scroll 69 takes every bonus (its own hook)
         return

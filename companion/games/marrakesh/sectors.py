@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.games.common.decisions import bundle_options
-from companion.games.marrakesh.board import GOODS, RESOURCES, SECTOR_COLOUR, SQUARE_BONUSES
+from companion.games.marrakesh.board import GOODS, RESOURCES, SECTOR_COLOUR, SECTORS, SQUARE_BONUSES
 from companion.games.marrakesh.catalogue import scroll_tier
 from companion.games.marrakesh.costs import affordable_goods, can_pay, luxury_options, scroll_price
 from companion.games.marrakesh.effects import Effect, gainable_colours, handler, room
@@ -523,8 +523,6 @@ def gain_other(g: Game, eff: Effect) -> None:
 @handler("any_sector_action")
 def any_sector_action(g: Game, eff: Effect) -> None:
     """Perform 1 sector action of the player's choice (river tile 01)."""
-    from companion.games.marrakesh.board import SECTORS
-
     options = [s for s in SECTORS if action_possible(g, eff["p"], s)]
     if not options:
         return

@@ -1,6 +1,6 @@
 """The games the companion hosts at a table, each behind one adapter (see docs/games.md).
 
-Marrakesh, the tower game, keeps its own service path (``companion.table.service``, ``engine``, ``views``)
+Marrakesh, the tower game, keeps its own service path (``companion.table.service``, ``marrakesh_engine``, ``views``)
 and page. Every other game is a *table game*: an adapter module (``morocco``, ``sabika``) that turns
 its engine into what the generic service and page need — a new game, replay, JSON actions, the board
 to draw, the choices of whoever must act, a log line in player words, scores and winners. The
@@ -85,7 +85,7 @@ def adapter(kind: str) -> TableGame:
 
 
 def rule_errors() -> tuple[type[Exception], ...]:
-    """Each table game's ``RULE_ERROR`` (a broken rule: HTTP 422), where its adapter names one."""
+    """Each table game's ``RULE_ERROR`` (a broken rule, which the API answers with 422), where its adapter names one."""
     found = (getattr(game, "RULE_ERROR", None) for game in table_games().values())
     return tuple(error for error in found if error is not None)
 
