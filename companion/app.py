@@ -10,6 +10,7 @@ Hardware never touches the web layer: pages talk to the tower service, which rep
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import tempfile
@@ -19,6 +20,7 @@ from typing import Any
 
 from flask import Flask
 
+from companion import owner_code
 from companion.errors import ConfigError
 from companion.events import EventBus
 from companion.hardware import tower_mode
@@ -34,6 +36,9 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "SIMULATOR_SEED": None,
     "SIMULATOR_TIME_SCALE": 1.0,  # < 1 speeds the simulated tower up (tests)
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+    # the companion's own screen (a loopback request) is the host; switch off behind a reverse proxy,
+    # where every request arrives from loopback (docs/security.md)
+    "LOOPBACK_IS_HOST": True,
 }
 
 
@@ -98,6 +103,7 @@ def register_web(app: Flask) -> None:
         game_stream,
         games_api,
         health,
+        host,
         installable,
         pages,
         snapshots,
@@ -111,7 +117,7 @@ def register_web(app: Flask) -> None:
     app.extensions["keshi.tower"].button_handler = link.button_toss  # the button tosses for the game
     app.extensions["keshi.games"] = games
     app.extensions["keshi.tower_link"] = link
-    app.extensions["keshi.pins"] = access.PinGuard()
+    app.extensions["keshi.owner_code"] = _owner_code(Path(app.instance_path))
     access.install(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(stream.bp)
@@ -124,6 +130,7 @@ def register_web(app: Flask) -> None:
     app.register_blueprint(fairness.bp)
     app.register_blueprint(board_profile_api.bp)
     app.register_blueprint(installable.bp)
+    app.register_blueprint(host.bp)
     link.start()
 
 
@@ -138,8 +145,9 @@ def shutdown_app(app: Flask) -> None:
 
 def check_settings(config: Any) -> None:
     """Refuse a setting of the wrong kind with a ``ConfigError`` naming it (instead of a traceback later)."""
-    if not isinstance(config["SIMULATE"], bool):
-        raise ConfigError(f"SIMULATE must be true or false, not {config['SIMULATE']!r}")
+    for flag in ("SIMULATE", "LOOPBACK_IS_HOST"):
+        if not isinstance(config[flag], bool):
+            raise ConfigError(f"{flag} must be true or false, not {config[flag]!r}")
     if not isinstance(config["TOWER_NAME"], str) or not config["TOWER_NAME"].strip():
         raise ConfigError(f"TOWER_NAME must be a non-empty text, not {config['TOWER_NAME']!r}")
     if config["TOWER_LAYER"] not in ("B1", "B2"):
@@ -160,6 +168,15 @@ def ensure_writable_instance(instance: Path) -> None:
             pass
     except OSError as exc:
         raise ConfigError(f"the instance folder {instance} cannot be written: {exc.strerror or exc}") from exc
+
+
+def _owner_code(instance: Path) -> str:
+    """The instance's owner code; made and announced in the log on the first start."""
+    code, made = owner_code.read_or_create(instance)
+    if made:
+        logging.getLogger("keshi").info("this companion's owner code is %s: type it on the Host page (/host) of "
+                                        "a phone to make it the host; 'keshi owner-code' shows it again", code)
+    return code
 
 
 def _secret_key(instance: Path) -> str:

@@ -20,6 +20,7 @@ from companion.errors import KeshiError
 #: Modules that contribute subcommands, in the order ``keshi --help`` lists them.
 SUBCOMMAND_MODULES: tuple[str, ...] = (
     "companion.serve_cli",
+    "companion.owner_code",
     "companion.game_cli",
     "companion.tower.cli",
     "companion.hub.cli",

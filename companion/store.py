@@ -21,12 +21,21 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import StoreError
+from companion.i18n import Msg
 
 #: Schema modules, each defining ``COMPONENT: str`` and ``MIGRATIONS: tuple[str, ...]``.
 MIGRATION_MODULES: tuple[str, ...] = ("companion.store_schema", "companion.table.game_records",
-                                     "companion.publish.schema", "companion.table.board_profile_records")
+                                     "companion.publish.schema", "companion.table.board_profile_records",
+                                     "companion.table.seat_records")
 
 DATABASE_FILENAME = "keshi.sqlite3"
+#: What a phone reads when a change cannot be stored because the disk (or the database's size limit) is full.
+STORAGE_FULL = ("The companion's storage is full: nothing was changed. Free some space on it (or ask whoever "
+                "looks after it) and try again")
+
+
+class StorageFull(StoreError):
+    """A write found the disk full (SQLite's SQLITE_FULL); the transaction was rolled back whole."""
 
 
 class Store:
@@ -96,10 +105,13 @@ class Store:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
+                self._conn.execute("COMMIT")
+            except BaseException as exc:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error) and getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL:
+                    raise StorageFull(Msg(STORAGE_FULL)) from exc
                 raise
-            self._conn.execute("COMMIT")
 
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
         """Run a read-only query and return all rows."""

@@ -37,9 +37,20 @@ from companion.events import EventBus
 from companion.games.marrakesh import Game, RuleError
 from companion.i18n import Msg, colour_name, phase_name, render_words
 from companion.store import Store
-from companion.table import board_profile, game_records, kinds, log_words, marrakesh_engine
+from companion.table import (
+    board_profile,
+    game_records,
+    keshi_box,
+    kinds,
+    log_words,
+    marrakesh_engine,
+    seat_records,
+    seats,
+)
 from companion.table.kinds import MARRAKESH
 from companion.table.kinds import profile as table_profile
+from companion.table.names import clean_name
+from companion.table.seats import NO_ROLE, Role, SeatTaken
 from companion.tower.record import clear_correction, record_correction
 from companion.tower.service import TowerBusyError
 
@@ -64,6 +75,10 @@ class GameMovedOn(KeshiError, RuntimeError):
 
 class SetupInputError(KeshiError, ValueError):
     """The setup wizard's answers are unusable; the message names the field."""
+
+
+class ChoicesHidden(KeshiError, PermissionError):
+    """The request would show a player's secret choice before everyone has revealed."""
 
 
 class NotForThisGame(KeshiError, ValueError):
@@ -139,6 +154,8 @@ class LiveGame:
     #: line as a message (``Msg.to_json``, None in a game stored before lines were kept as messages), so
     #: Undo names the action in each phone's language
     lines: list[tuple[str, dict[str, Any] | None]] = field(default_factory=list)
+    #: each device's role at this game (device id -> ``seats.Role``), as stored in ``seat_records``
+    devices: dict[str, Role] = field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -345,6 +362,8 @@ class GameService:
                             game_records.json_column(row, "tower_check"),
                             game_records.json_column(row, "season_scoring"),
                             kind=kind, lines=lines)
+            live.devices = {r["device"]: Role(r["seat"], r["seat"] is None, r["label"])
+                            for r in seat_records.devices(self.store, game_id)}
             self._games[game_id] = live
             return live
 
@@ -371,7 +390,11 @@ class GameService:
         live = self.get(game_id)
         with live.lock:
             if live.kind == MARRAKESH:
-                return marrakesh_engine.write_log(live.game)
+                game = live.game
+                if game.phase == "select" and any(p.has_selected for p in game.players):
+                    raise ChoicesHidden(Msg("The log can be downloaded once everyone has revealed their keshis: "
+                                            "it would show the choices made so far"))
+                return marrakesh_engine.write_log(game)
             return kinds.adapter(live.kind).write_log(live.game)
 
     def pins(self, game_ids: list[str]) -> dict[str, str]:
@@ -394,26 +417,29 @@ class GameService:
 
     # -- changing --------------------------------------------------------------------------
     def act(self, game_id: str, action_data: Any, version: Any, key: str | None,
-            by: Any = None) -> Outcome:
+            by: Any = None, via: str | None = None) -> Outcome:
         """Apply one action (JSON form) if ``version`` is current; store it; then announce it.
 
         A tower release is compared with the tower's waiting result (confirmed or corrected by the
         table); pieces the engine did not believe inside are booked as leftovers. After a release the
         tower's contents follow the game's (the table's word is the truth). ``by``: the seat of the
-        phone that acted ("who are you"), or None for the table.
+        phone that acted ("who are you"), or None for the table; ``via``: the shared device it was
+        taken on (named in the log).
         """
         live = self.get(game_id)
         check_seat(live, by)
         if live.kind != MARRAKESH:
-            return self._act_table(live, action_data, version, key, by)
+            return self._act_table(live, action_data, version, key, by, via)
         with live.lock:
             replayed = self._replayed(live, key, version)
             if replayed is not None:
                 return replayed
             action = marrakesh_engine.parse_action(action_data)
             data = marrakesh_engine.to_json(action)
-            if data["type"] == "release" and live.is_tossing(self.tower):
-                raise TowerRefusal(live.id, Msg(STILL_TOSSING))
+            if data["type"] == "release":
+                keshi_box.check_counts(data.get("counts") or {}, "the tower's result", live.game.edition)
+                if live.is_tossing(self.tower):
+                    raise TowerRefusal(live.id, Msg(STILL_TOSSING))
             game = live.game
             before = _scores(game)
             season, finished = game.season, game.finished
@@ -436,7 +462,7 @@ class GameService:
                     said = {"label": marrakesh_engine.label(data, live.names, prompt)}
                 shown = {k: v for k, v in (meta or {}).items() if k != "tower_result"}  # the result is in the view
                 event = {**said, "action": None if data["type"] == "select" else data, "deltas": deltas,
-                         "by": by, **shown}
+                         **_by(by, via), **shown}
                 scoring, partial = self._season_scoring(live, season, finished, deltas)
                 if scoring is not None:
                     event["season_scored"] = scoring["season"]
@@ -456,7 +482,8 @@ class GameService:
         self._announce(game_id, outcome.event_id)
         return outcome
 
-    def _act_table(self, live: LiveGame, action_data: Any, version: Any, key: str | None, by: Any) -> Outcome:
+    def _act_table(self, live: LiveGame, action_data: Any, version: Any, key: str | None, by: Any,
+                   via: str | None) -> Outcome:
         """``act`` for a table game: its engine checks the action; the log line says it in player words
         (with the points it scored); an answer to a printed-value question is kept for the next game."""
         adapter = kinds.adapter(live.kind)
@@ -478,7 +505,7 @@ class GameService:
                 who = live.who(by)
                 points = _points_text(live.names, before, adapter.scores(game))
                 text = (text or f"{render_words(who, 'en')}: {data.get('type')}") + points
-                event = {"label": text, "action": data, "by": by}
+                event = {"label": text, "action": data, **_by(by, via)}
                 line = Msg("{line}{points}", line=said, points=points).to_json() if said is not None else None
                 if line is not None:
                     event["say"] = line
@@ -491,7 +518,7 @@ class GameService:
         self._announce(live.id, outcome.event_id)
         return outcome
 
-    def _undo_table(self, live: LiveGame, version: Any, key: str | None, by: Any) -> Outcome:
+    def _undo_table(self, live: LiveGame, version: Any, key: str | None, by: Any, via: str | None) -> Outcome:
         """``undo`` for a table game: the engine replays its log without the last action."""
         adapter = kinds.adapter(live.kind)
         with live.lock:
@@ -506,7 +533,7 @@ class GameService:
             live.game.undo()
             try:
                 event = {**log_words.said(Msg("{player} took back: {what}", player=live.who(by), what=said)),
-                         "undone_label": what, "by": by, "undone": taken}
+                         "undone_label": what, **_by(by, via), "undone": taken}
                 outcome = self._commit(live, "undo", None, key, None, event)
             except BaseException:
                 live.game.apply(adapter.parse_action(taken))
@@ -554,7 +581,7 @@ class GameService:
                 "deltas": [{k: v for k, v in d.items() if v} for d in summed], "deltas_labelled": labelled,
                 "acknowledged": False}, None
 
-    def undo(self, game_id: str, version: Any, key: str | None, by: Any = None) -> Outcome:
+    def undo(self, game_id: str, version: Any, key: str | None, by: Any = None, via: str | None = None) -> Outcome:
         """Take back the last action (the engine replays the log without it); stored as an ``undo`` row.
 
         Refused while a tower result waits or the tower tumbles (the keshis are in the tray). Undoing a
@@ -564,7 +591,7 @@ class GameService:
         live = self.get(game_id)
         check_seat(live, by)
         if live.kind != MARRAKESH:
-            return self._undo_table(live, version, key, by)
+            return self._undo_table(live, version, key, by, via)
         with live.lock:
             replayed = self._replayed(live, key, version)
             if replayed is not None:
@@ -583,7 +610,7 @@ class GameService:
             try:
                 said = Msg("{player} took back {what}", player=live.who(by), what=what_say)
                 event = {"label": Msg("{player} took back {what}", player=live.who(by), what=what).english(),
-                         "say": said.to_json(), "undone_label": what, "undone_say": what_say.to_json(), "by": by,
+                         "say": said.to_json(), "undone_label": what, "undone_say": what_say.to_json(), **_by(by, via),
                          "undone": None if secret else taken, "deltas": _deltas(before, live.game)}
                 unscored = live.season_scoring is not None and (
                     live.game.season != season or not live.game.finished and bool(live.season_scoring.get("final")))
@@ -629,7 +656,7 @@ class GameService:
         except TowerBusyError as exc:
             log.warning("game %s: the tower's contents could not follow the game: %s", live.id, exc)
 
-    def empty_tower(self, game_id: str, found: Any, by: Any = None) -> int:
+    def empty_tower(self, game_id: str, found: Any, by: Any = None, via: str | None = None) -> int:
         """The game-start tower check: the table emptied the tower (``found``: what fell out, ``{}``
         when it was empty). The tower (its estimate, and the simulated tower) then holds nothing.
         Allowed until this game's first toss; stored as a ``tower.emptied`` event (its id returned).
@@ -638,6 +665,7 @@ class GameService:
         _tower_game(live)
         check_seat(live, by)
         counts = _found_counts(found)
+        keshi_box.check_counts(counts, "found", live.game.edition)
         with live.lock:
             if live.tower_check is None or not live.tower_check.get("needed"):
                 raise TowerRefusal(live.id, Msg("The tower was already checked for this game"))
@@ -651,7 +679,7 @@ class GameService:
             else:
                 said = Msg("{player} confirmed the tower is empty", player=who)
             done = {"found": {c: n for c, n in counts.items() if n},
-                    "believed": {c: n for c, n in believed.items() if n}, **log_words.said(said), "by": by}
+                    "believed": {c: n for c, n in believed.items() if n}, **log_words.said(said), **_by(by, via)}
             check = {"needed": False, "believed_inside": {}, "done": done}
             with self.store.write() as db:
                 game_records.save_json(db, live.id, "tower_check", check)
@@ -661,7 +689,8 @@ class GameService:
         self._announce(game_id, event_id)
         return event_id
 
-    def start_toss(self, game_id: str, version: Any, toss: Any, by: Any = None, source: str | None = None) -> str:
+    def start_toss(self, game_id: str, version: Any, toss: Any, by: Any = None, source: str | None = None,
+                   via: str | None = None) -> str:
         """Toss this round's revealed keshis: ``toss(pieces_in, game_id=, season=, round=, source=)``
         starts it (the tower service), from what the game believes the tower holds. Refused, changing
         nothing, while this game's toss tumbles, while its result waits, before the game-start tower
@@ -695,11 +724,11 @@ class GameService:
             live.view_cache = None
             total = sum(pieces.values())
             self.record_tower(game_id, "toss.started", {
-                "toss_id": toss_id, "pieces_in": pieces, "by": by, "log": False,
+                "toss_id": toss_id, "pieces_in": pieces, **_by(by, via), "log": False,
                 **log_words.said(Msg("{player} tosses {n} keshis into the tower", player=live.who(by), n=total))})
         return toss_id
 
-    def ack_season_scoring(self, game_id: str, season: Any, by: Any = None) -> int:
+    def ack_season_scoring(self, game_id: str, season: Any, by: Any = None, via: str | None = None) -> int:
         """The table has seen the season scoring of ``season``: it leaves every screen (stored, and
         announced as a ``season.acknowledged`` event so every phone's stream gets the new view). Put
         away twice (two phones at once, or a stalled one): the second changes nothing."""
@@ -721,8 +750,62 @@ class GameService:
             with self.store.write() as db:
                 game_records.save_json(db, live.id, "season_scoring", acknowledged)
                 event_id = self._insert_event(db, live, "season.acknowledged",
-                                              {"season": season, "by": by, **log_words.said(said), "log": False})
+                                              {"season": season, **_by(by, via), **log_words.said(said), "log": False})
             live.season_scoring = acknowledged
+            live.view_cache = None
+        self._announce(game_id, event_id)
+        return event_id
+
+    # -- who plays on which device ------------------------------------------------------------
+    def role(self, game_id: str, device: str) -> Role:
+        """What ``device`` does at ``game_id`` (``NO_ROLE`` until it says who it is)."""
+        return self.get(game_id).devices.get(device, NO_ROLE)
+
+    def take_role(self, game_id: str, device: str, seat: Any, label: Any = None) -> int:
+        """``device`` plays for ``seat`` (a player's number), or for everyone (``"all"``, a shared device
+        named ``label``: the caller has checked that the table granted it). It gives up the role it had.
+        ``SeatTaken`` when another device plays for that player. Returns the event's id."""
+        live = self.get(game_id)
+        names = live.names
+        if seat == "all":
+            name = clean_name(label if label not in (None, "") else str(Msg("Shared device")), Msg("The device's name"),
+                              24)
+            role = Role(None, True, name)
+        elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+            role = Role(seat, False, names[seat])
+        else:
+            raise SetupInputError(Msg("seat must be a player's number 0 to {last} or \"all\", not {value}",
+                                      last=len(names) - 1, value=repr(seat)[:40]))
+        with live.lock:
+            if role.seat is not None and any(r.seat == role.seat for d, r in live.devices.items() if d != device):
+                raise SeatTaken(Msg("{player} already plays on another phone: the host can free that seat",
+                                    player=names[role.seat]))
+            if live.devices.get(device) == role:
+                return self.last_event_id(game_id)
+            with self.store.write() as db:
+                seat_records.claim(db, live.id, device, role.seat, role.label, time.time())
+                said = log_words.said(seats.device_words(role, names))
+                event_id = self._insert_event(db, live, "role", {**said, "role": role.to_json()})
+            live.devices[device] = role
+            live.view_cache = None
+        self._announce(game_id, event_id)
+        return event_id
+
+    def free_seat(self, game_id: str, seat: Any) -> int:
+        """The host frees ``seat`` (a player's number: that phone was lost) or every shared device (``"all"``)."""
+        live = self.get(game_id)
+        with live.lock:
+            freed = [d for d, r in live.devices.items() if (r.everyone if seat == "all" else r.seat == seat)]
+            if not freed:
+                raise SetupInputError(Msg("no device plays for that seat"))
+            who = Msg("every shared device") if seat == "all" else live.who(seat)
+            with self.store.write() as db:
+                for device in freed:
+                    seat_records.release(db, live.id, device)
+                said = log_words.said(Msg("The host freed the seat of {player}", player=who))
+                event_id = self._insert_event(db, live, "role", said)
+            for device in freed:
+                del live.devices[device]
             live.view_cache = None
         self._announce(game_id, event_id)
         return event_id
@@ -790,10 +873,18 @@ class GameService:
                 inside = live.game.s.tower_inside
                 data = {**data, "leftover_if_confirmed": {
                     c: n - inside.get(c, 0) for c, n in (data.get("counts") or {}).items() if n > inside.get(c, 0)}}
-            with self.store.write() as db:
-                if kind == "toss.result":
-                    game_records.save_json(db, game_id, "tower_result", data)
-                event_id = self._insert_event(db, live, kind, data)
+            try:
+                with self.store.write() as db:
+                    if kind == "toss.result":
+                        game_records.save_json(db, game_id, "tower_result", data)
+                    event_id = self._insert_event(db, live, kind, data)
+            except Exception:
+                # not stored (a full disk): the toss still ends, as a failed one, so Toss and Undo come
+                # back on every phone instead of "tossing" until a restart; the table tosses again later
+                if kind in ("toss.result", "toss.failed") and live.tossing == data.get("toss_id"):
+                    live.tossing = None
+                    live.view_cache = None
+                raise
             if kind == "toss.result":
                 live.tower_result = data
             if kind in ("toss.result", "toss.failed") and live.tossing == data.get("toss_id"):
@@ -830,7 +921,7 @@ class GameService:
         for event_id, kind, data in game_records.latest_events(self.store, game_id, limit):
             if data.get("log") is not False:  # a toss's start and result live in its release's line
                 entry = {"id": event_id, "kind": kind, "label": data.get("label", kind)}
-                entry.update({k: data[k] for k in ("say", "action") if data.get(k)})  # the page words these
+                entry.update({k: data[k] for k in ("say", "action", "via") if data.get(k)})  # the page words these
                 out.append(entry)
         return out
 
@@ -853,7 +944,8 @@ def _seating(form: dict[str, Any], low: int, high: int, game: str = "Marrakesh")
         name = player.get("name") if isinstance(player, dict) else None
         if not isinstance(name, str) or not name.strip():
             raise SetupInputError(Msg("player {n} needs a name", n=index + 1))
-        seating.append({"name": name.strip()[:24], "colour": str(player.get("colour") or "")[:16]})
+        seating.append({"name": clean_name(name, Msg("The name of player {n}", n=index + 1), 24),
+                        "colour": str(player.get("colour") or "")[:16]})
     return seating
 
 
@@ -889,6 +981,11 @@ def _points_text(names: list[str], before: list[int], after: list[int]) -> str:
     """``" · Sarah +5, Jan +2"`` for the seats whose score changed ("" when none did)."""
     changed = [f"{name} {a - b:+d}" for name, b, a in zip(names, before, after, strict=True) if a != b]
     return " · " + ", ".join(changed) if changed else ""
+
+
+def _by(by: Any, via: str | None) -> dict[str, Any]:
+    """An event's ``by`` (the seat acted for) and, for a shared device, ``via`` (its name)."""
+    return {"by": by, "via": via} if via else {"by": by}
 
 
 def check_seat(live: LiveGame, by: Any) -> None:

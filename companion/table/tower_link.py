@@ -21,6 +21,7 @@ from typing import Any
 from companion.errors import KeshiError
 from companion.events import EventBus
 from companion.i18n import Msg, as_msg, error_words
+from companion.store import StorageFull
 from companion.table import snapshots
 from companion.table.service import GameService, TowerRefusal
 from companion.tower.record import load_toss
@@ -83,7 +84,8 @@ class TowerLink:
             while len(self._toss_games) > KEPT_TOSSES:
                 self._toss_games.popitem(last=False)
 
-    def toss_game(self, game_id: str, version: Any = None, by: Any = None, source: str | None = None) -> str:
+    def toss_game(self, game_id: str, version: Any = None, by: Any = None, source: str | None = None,
+                  via: str | None = None) -> str:
         """Toss ``game_id``'s revealed keshis (``GameService.start_toss`` checks and refuses)."""
         tower = self.games.tower
         if tower is None:
@@ -94,7 +96,7 @@ class TowerLink:
             self.expect(toss_id, game_id)
             return toss_id
 
-        return self.games.start_toss(game_id, version, toss, by, source)
+        return self.games.start_toss(game_id, version, toss, by, source, via)
 
     def button_toss(self) -> str | None:
         """The tower's toss button: for the game most recently played, when it waits for a toss (so
@@ -172,8 +174,9 @@ class TowerLink:
                 result = self.game_result(event.data)
                 try:
                     self.games.record_tower(game_id, "toss.result", result)
-                except Exception:  # the link must outlive one bad event; the table can still type counts
+                except Exception as exc:  # the link must outlive one bad event; the table can still type counts
                     log.exception("could not file the tower result %s for game %s", result["toss_id"], game_id)
+                    self._not_filed(result["toss_id"], exc)
         finally:
             self._subscription.close()
 
@@ -187,5 +190,12 @@ class TowerLink:
             self.games.record_tower(game_id, "toss.failed", {
                 "toss_id": data.get("toss_id"), "message": data.get("message"),
                 "label": "The tower could not count this toss: type what fell out, or toss again"})
-        except Exception:
+        except Exception as exc:
             log.exception("could not file the failed toss %s for game %s", data.get("toss_id"), game_id)
+            self._not_filed(data.get("toss_id"), exc)
+
+    def _not_filed(self, toss_id: Any, exc: Exception) -> None:
+        """Tell the game's phones that its toss could not be stored (it ended as a failed toss)."""
+        said = as_msg(error_words(exc)) if isinstance(exc, StorageFull) else Msg("the toss could not be stored")
+        self.bus.publish("tower.fault", {"kind": "not_stored", "toss_id": toss_id, "message": said.render("en"),
+                                         "say": said.to_json()})

@@ -15,7 +15,7 @@ from companion import COLOURS
 from companion.games.marrakesh import Game
 from companion.games.marrakesh.board import COLOUR_SECTOR, GOODS, MARKER_COLOURS, SECTOR_COLOUR, SECTORS, TRACK_MAX
 from companion.i18n import Msg, sector_name, word
-from companion.table import marrakesh_engine
+from companion.table import marrakesh_engine, seats
 from companion.table.service import LiveGame
 
 #: A follow-up decision with more options than this stays a screen of its own (one tap each is no saving).
@@ -49,10 +49,17 @@ def _cached(live: LiveGame, fresh: Fresh) -> tuple[int, dict[str, Any], str]:
     with live.lock:
         cached = live.view_cache
         if cached is None or cached[0] != live.version:
-            view = fresh(live)
+            view = {**fresh(live), "devices": devices_view(live)}
             cached = (live.version, view, json.dumps(view))
             live.view_cache = cached
         return cached
+
+
+def devices_view(live: LiveGame) -> list[dict[str, Any]]:
+    """Who plays on which device, as every phone shows it (never a device's id): each seat taken, and
+    each shared device by its name ("Ana's tablet plays for everyone")."""
+    return [{**role.to_json(), "say": seats.device_words(role, live.names).to_json()}
+            for role in live.devices.values()]
 
 
 def _fresh(live: LiveGame) -> dict[str, Any]:

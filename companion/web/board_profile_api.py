@@ -22,6 +22,7 @@ from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
 from companion.i18n import Msg
+from companion.store import StorageFull
 from companion.table.board_profile import (
     EDITIONS,
     BoardProfile,
@@ -30,8 +31,10 @@ from companion.table.board_profile import (
     key_info,
     source_words,
 )
+from companion.web import access
 
 bp = Blueprint("board_profile", __name__)
+bp.before_request(access.host_for_changes)  # changes need the host; looking is open
 
 #: An imported profile file may be at most this large.
 IMPORT_MAX_BYTES = 256 * 1024
@@ -111,4 +114,5 @@ def import_file() -> ResponseReturnValue:
 
 @bp.errorhandler(KeshiError)
 def refused(exc: KeshiError) -> ResponseReturnValue:
-    return jsonify(error=str(exc), kind=type(exc).__name__), 400
+    """The problem in words: 507 when the companion's storage is full, else 400."""
+    return jsonify(error=str(exc), kind=type(exc).__name__), 507 if isinstance(exc, StorageFull) else 400

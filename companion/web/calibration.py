@@ -15,11 +15,13 @@ from flask.typing import ResponseReturnValue
 from companion.errors import KeshiError
 from companion.tower.calibration_wizard import PIECES_PER_COLOUR, STEPS, TEST, WIZARD_DIR, CalibrationWizard
 from companion.tower.service import TowerBusyError
+from companion.web import access
 from companion.web.palette import PALETTE, palette_for_templates
 from firmware.tray_camera import CameraUnavailableError
 from vision.errors import CameraError, VisionError
 
 bp = Blueprint("calibration", __name__)
+bp.before_request(access.host_for_changes)  # changes need the host; looking is open
 
 
 def wizard() -> CalibrationWizard:

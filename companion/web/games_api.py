@@ -1,8 +1,13 @@
-"""The games HTTP API (JSON): create, list, view, act, undo, toss, join, export, import and delete.
+"""The games HTTP API (JSON): create, list, view, join, say who plays here, act, undo, toss, export,
+import and delete.
 
-Errors answer JSON ``{"error": ...}`` naming the problem: malformed JSON or a malformed action 400,
-a missing PIN or CSRF token 403, an unknown game 404, "the game moved on" 409 (with a fresh view),
-an oversized import 413, a rule broken 422 (the engine's message names the rule and the player).
+Who may do what is ``companion.web.access``: watching is open; acting needs a seated device with a
+role, and the seat an action is for comes from that role, never from the body; creating, importing
+and deleting games need the host. Errors answer JSON ``{"error": ...}`` naming the problem: malformed
+JSON or a malformed action 400, no seat, no role, the wrong seat or no host 403, an unknown game 404,
+"the game moved on", a seat already taken or hidden choices 409 (a moved-on game with a fresh view),
+an oversized import 413, a rule broken 422 (the engine's message names the rule and the player), too
+many wrong PINs 429 with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -16,9 +21,13 @@ from werkzeug.exceptions import HTTPException
 from companion.errors import KeshiError
 from companion.games.marrakesh import ActionFormatError, LogError, RuleError, SetupError
 from companion.i18n import Msg
+from companion.store import StorageFull
 from companion.table import kinds
 from companion.table.kinds.view import build_view
+from companion.table.names import UnreadableName
+from companion.table.seats import Role, SeatRefused, SeatTaken, acting_seat
 from companion.table.service import (
+    ChoicesHidden,
     GameMovedOn,
     GameNotFound,
     GameService,
@@ -34,8 +43,6 @@ from companion.web import access
 bp = Blueprint("games_api", __name__, url_prefix="/api")
 
 DEFAULT_IMPORT_MAX_BYTES = 512 * 1024
-#: Requests from the companion itself (its own screen), which may always read a game's PIN.
-LOOPBACK = frozenset({"127.0.0.1", "::1"})
 
 
 class BadRequest(KeshiError, ValueError):
@@ -45,11 +52,6 @@ class BadRequest(KeshiError, ValueError):
 def service() -> GameService:
     games: GameService = current_app.extensions["keshi.games"]
     return games
-
-
-def pin_guard() -> access.PinGuard:
-    guard: access.PinGuard = current_app.extensions["keshi.pins"]
-    return guard
 
 
 def json_body() -> dict[str, Any]:
@@ -65,12 +67,28 @@ def json_body() -> dict[str, Any]:
 
 
 def view_of(live: LiveGame) -> dict[str, Any]:
-    """The shared view plus what only this session may see: whether it is seated, and then the PIN."""
+    """The shared view plus what only this session may see: whether it is seated (then the PIN), who
+    it plays for (``me``) and whether it is the host."""
     view = build_view(live, service().last_event_id(live.id))
-    view["seated"] = access.is_seated(live.id, live.pin)
+    view["seated"] = access.is_seated(live.id)
+    view["host"] = access.is_host()
+    view["me"] = my_role(live).to_json()
     if view["seated"]:
         view["pin"] = live.pin
     return view
+
+
+def my_role(live: LiveGame) -> Role:
+    """What this device does at ``live`` (nothing until it says who it is)."""
+    return service().role(live.id, access.device_id())
+
+
+def acting(live: LiveGame, action: Any = None) -> tuple[int | None, str | None]:
+    """The seat this device acts for (from its role, checked against ``action``'s player) and, for a
+    shared device, its name for the log; 403 when it is not seated or may not act for that player."""
+    access.require_seat(live.id)
+    role = my_role(live)
+    return acting_seat(role, action, live.names), role.label if role.everyone else None
 
 
 def _idempotency_key(body: dict[str, Any]) -> str | None:
@@ -82,8 +100,8 @@ def _idempotency_key(body: dict[str, Any]) -> str | None:
 
 @bp.get("/session")
 def session_info() -> ResponseReturnValue:
-    """This browser session's CSRF token and the games it is seated at."""
-    return jsonify(csrf=access.csrf_token(), tables=session.get("tables", []))
+    """This browser session's CSRF token, the games it is seated at and whether it is the host."""
+    return jsonify(csrf=access.csrf_token(), tables=session.get("tables", []), host=access.is_host())
 
 
 @bp.get("/games")
@@ -93,7 +111,8 @@ def list_games() -> ResponseReturnValue:
 
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
-    """Create a game from the setup wizard; the creating browser is seated (it is the host)."""
+    """Create a game from the setup wizard (the host only); the creating browser is seated."""
+    access.require_host()
     live = service().create(json_body())
     access.seat(live.id)
     return jsonify(id=live.id, pin=live.pin, view=view_of(live)), 201
@@ -109,19 +128,48 @@ def get_game(game_id: str) -> ResponseReturnValue:
 
 @bp.post("/games/<game_id>/join")
 def join_game(game_id: str) -> ResponseReturnValue:
+    """``{"pin": ...}`` (typed) or ``{"token": ...}`` (the QR link's): seat this device (throttled)."""
     live = service().get(game_id)
-    pin_guard().join(game_id, live.pin, json_body().get("pin"))
+    body = json_body()
+    if "token" in body:
+        access.join_with_token(game_id, live.pin, body["token"])
+    else:
+        access.join(game_id, live.pin, body.get("pin"))
     return jsonify(joined=game_id)
 
 
 @bp.get("/games/<game_id>/pin")
 def get_pin(game_id: str) -> ResponseReturnValue:
-    """The table PIN, for a seated session or the companion's own screen (a loopback request), so
-    the host can always show it again even after closing the browser that created the game."""
+    """The table PIN, for a seated session or the host, so the host can always show it again even
+    after closing the browser that created the game."""
     live = service().get(game_id)
-    if not (access.is_seated(game_id, live.pin) or request.remote_addr in LOOPBACK):
+    if not access.is_seated(game_id):
         raise access.AccessDenied(Msg("the PIN is shown on seated phones and on the companion's own screen"))
     return jsonify(pin=live.pin)
+
+
+@bp.post("/games/<game_id>/role")
+def take_role(game_id: str) -> ResponseReturnValue:
+    """Who this seated device plays for: ``{"seat": n}`` (one player), or ``{"seat": "all", "device":
+    name, "pin": ...}`` (a shared device, granted with the table PIN; the host needs none)."""
+    live = service().get(game_id)
+    access.require_seat(game_id)
+    body = json_body()
+    granted = body.get("seat") != "all" or access.is_host()
+    if not granted and not access.throttle().check(access.client_address(), live.pin, body.get("pin")):
+        raise access.AccessDenied(Msg("A shared device plays for everyone only with the table PIN: "
+                                          "type it to make this one shared"))
+    service().take_role(game_id, access.device_id(), body.get("seat"), body.get("device"))
+    return jsonify(view=view_of(live))
+
+
+@bp.delete("/games/<game_id>/role/<seat>")
+def free_seat(game_id: str, seat: str) -> ResponseReturnValue:
+    """The host frees a player's seat (its phone was lost) or, with ``all``, every shared device."""
+    live = service().get(game_id)
+    access.require_host()
+    service().free_seat(game_id, "all" if seat == "all" else int(seat) if seat.isdigit() else seat)
+    return jsonify(view=view_of(live))
 
 
 @bp.post("/games/<game_id>/actions")
@@ -129,11 +177,12 @@ def post_action(game_id: str) -> ResponseReturnValue:
     """Apply ``{"action": {...}, "version": n, "by": seat}``; a tower release confirms or corrects the
     waiting tower result (any colour, any count: pieces not believed inside are leftovers)."""
     live = service().get(game_id)
-    access.require_seat(game_id, live.pin)
+    access.require_seat(game_id)
     body = json_body()
     if "action" not in body:
         raise BadRequest(Msg("the body needs an 'action' object (the engine's JSON form)"))
-    outcome = service().act(game_id, body["action"], body.get("version"), _idempotency_key(body), body.get("by"))
+    by, via = acting(live, body["action"])
+    outcome = service().act(game_id, body["action"], body.get("version"), _idempotency_key(body), by, via)
     return outcome_response(outcome, live)
 
 
@@ -146,9 +195,9 @@ def outcome_response(outcome: Outcome, live: LiveGame) -> ResponseReturnValue:
 @bp.post("/games/<game_id>/undo")
 def post_undo(game_id: str) -> ResponseReturnValue:
     live = service().get(game_id)
-    access.require_seat(game_id, live.pin)
+    by, via = acting(live)
     body = json_body()
-    outcome = service().undo(game_id, body.get("version"), _idempotency_key(body), body.get("by"))
+    outcome = service().undo(game_id, body.get("version"), _idempotency_key(body), by, via)
     return outcome_response(outcome, live)
 
 
@@ -157,9 +206,9 @@ def post_tower_empty(game_id: str) -> ResponseReturnValue:
     """The game-start tower check: ``{"found": {colour: n}}`` fell out when the table emptied the
     tower (``{}``: it was empty). The tower then holds nothing; tossing is allowed from now on."""
     live = service().get(game_id)
-    access.require_seat(game_id, live.pin)
+    by, via = acting(live)
     body = json_body()
-    event_id = service().empty_tower(game_id, body.get("found"), body.get("by"))
+    event_id = service().empty_tower(game_id, body.get("found"), by, via)
     return jsonify(event_id=event_id, view=view_of(live)), 201
 
 
@@ -167,9 +216,9 @@ def post_tower_empty(game_id: str) -> ResponseReturnValue:
 def post_season_ack(game_id: str) -> ResponseReturnValue:
     """``{"season": n}``: the table has seen that season's scoring; it leaves every screen."""
     live = service().get(game_id)
-    access.require_seat(game_id, live.pin)
+    by, via = acting(live)
     body = json_body()
-    event_id = service().ack_season_scoring(game_id, body.get("season"), body.get("by"))
+    event_id = service().ack_season_scoring(game_id, body.get("season"), by, via)
     return jsonify(event_id=event_id, view=view_of(live))
 
 
@@ -181,16 +230,16 @@ def post_toss(game_id: str) -> ResponseReturnValue:
     changes under the table.
     """
     live = service().get(game_id)
-    access.require_seat(game_id, live.pin)
+    by, via = acting(live)
     body = json_body()
     link: TowerLink = current_app.extensions["keshi.tower_link"]
-    toss_id = link.toss_game(game_id, body.get("version"), body.get("by"))
+    toss_id = link.toss_game(game_id, body.get("version"), by, via=via)
     return jsonify(toss_id=toss_id, view=view_of(live)), 202
 
 
 @bp.get("/games/<game_id>/log")
 def export_log(game_id: str) -> ResponseReturnValue:
-    """The engine's JSON-lines log, as a download."""
+    """The engine's JSON-lines log, as a download (refused while it would show a hidden choice)."""
     response = Response(service().write_log(game_id), mimetype="application/x-ndjson")
     response.headers["Content-Disposition"] = f'attachment; filename="keshi-game-{game_id}.jsonl"'
     return response
@@ -198,7 +247,9 @@ def export_log(game_id: str) -> ResponseReturnValue:
 
 @bp.post("/games/import")
 def import_log() -> ResponseReturnValue:
-    """A new game from an uploaded log (raw body or the form's ``log`` file); 413 above the limit."""
+    """A new game from an uploaded log (raw body or the form's ``log`` file; the host only); 413 above
+    the limit."""
+    access.require_host()
     limit = int(current_app.config.get("IMPORT_MAX_BYTES", DEFAULT_IMPORT_MAX_BYTES))
     if request.content_length is not None and request.content_length > limit:
         return jsonify(error=str(Msg("the log is larger than the {kib} KiB import limit", kib=limit // 1024))), 413
@@ -217,26 +268,27 @@ def import_log() -> ResponseReturnValue:
 
 @bp.delete("/games/<game_id>")
 def delete_game(game_id: str) -> ResponseReturnValue:
-    """Delete a game with its log and events: from a seated session, the companion's own screen, or
-    with the table PIN (``{"pin": ...}``). A phone still following it is told it was deleted."""
-    live = service().get(game_id)
-    if not (access.is_seated(game_id, live.pin) or request.remote_addr in LOOPBACK):
-        pin_guard().join(game_id, live.pin, json_body().get("pin"))
+    """Delete a game with its log and events (the host only). A phone still following it is told."""
+    service().get(game_id)
+    access.require_host()
     service().delete(game_id)
     return jsonify(deleted=game_id)
 
 
 # -- errors ---------------------------------------------------------------------------------
 def _status_for(exc: KeshiError) -> int:
-    if isinstance(exc, (BadRequest, ActionFormatError, SetupError, LogError, NotForThisGame, kinds.UnknownGame)):
+    if isinstance(exc, (BadRequest, ActionFormatError, SetupError, LogError, NotForThisGame, kinds.UnknownGame,
+                        UnreadableName)):
         return 400
     if isinstance(exc, access.TooManyTries):
         return 429
-    if isinstance(exc, access.AccessDenied):
+    if isinstance(exc, StorageFull):
+        return 507
+    if isinstance(exc, (access.AccessDenied, SeatRefused)):
         return 403
     if isinstance(exc, GameNotFound):
         return 404
-    if isinstance(exc, (GameMovedOn, TowerBusyError, TowerRefusal)):
+    if isinstance(exc, (GameMovedOn, TowerBusyError, TowerRefusal, SeatTaken, ChoicesHidden)):
         return 409
     if isinstance(exc, (RuleError, *kinds.rule_errors())):
         return 422
@@ -249,7 +301,10 @@ def keshi_error(exc: KeshiError) -> ResponseReturnValue:
     body: dict[str, Any] = {"error": str(exc), "kind": type(exc).__name__}
     if isinstance(exc, (GameMovedOn, TowerRefusal)):
         body["view"] = view_of(service().get(exc.game_id))
-    return jsonify(body), status
+    response = jsonify(body)
+    if isinstance(exc, access.TooManyTries):
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response, status
 
 
 @bp.errorhandler(HTTPException)

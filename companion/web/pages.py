@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import segno
-from flask import Blueprint, current_app, render_template, request, session, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
 from companion.games.marrakesh.expansion_setup import EXPANSION_NAMES
@@ -68,11 +68,12 @@ def game(game_id: str) -> ResponseReturnValue:
     the machine's LAN address replaces the request's host.
     """
     live = _games().get(game_id)
-    seated = access.is_seated(game_id, live.pin)
+    seated = access.is_seated(game_id)
     qr_svg = ""
     join_url = ""
     if seated:
-        join_url = lan.reachable_url(url_for("pages.join", game_id=game_id, pin=live.pin, _external=True))
+        token = access.join_token(game_id, live.pin)
+        join_url = lan.reachable_url(url_for("pages.join", game_id=game_id, token=token, _external=True))
         qr_svg = segno.make(join_url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2)
     if live.kind != kinds.MARRAKESH:  # a table game (Morocco, Sabika): the generic page and its board
         return render_template("table_game.html", live=live, game_name=kinds.game_name(live.kind), seated=seated,
@@ -85,9 +86,19 @@ def game(game_id: str) -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/join")
 def join(game_id: str) -> ResponseReturnValue:
-    """Join a table: the PIN (prefilled when the QR code was scanned)."""
+    """Join a table: the QR code's link (``?token=``) seats this phone and opens the game; otherwise
+    (or with a link that is no longer valid) the page asks for the PIN."""
     live = _games().get(game_id)
-    return render_template("join.html", live=live, pin=request.args.get("pin", ""))
+    problem = ""
+    token = request.args.get("token")
+    if token is not None:
+        try:
+            access.join_with_token(game_id, live.pin, token)
+            return redirect(url_for("pages.game", game_id=game_id))
+        except (access.AccessDenied, access.TooManyTries) as exc:
+            problem = str(exc)
+    return render_template("join.html", live=live, pin="", problem=problem)
+
 
 
 @bp.errorhandler(GameNotFound)

@@ -13,10 +13,14 @@ from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
 from companion.i18n import Msg
+from companion.store import StorageFull
+from companion.table import keshi_box
 from companion.tower.service import TowerBusyError
+from companion.web import access
 from companion.web.palette import palette_for_templates
 
 bp = Blueprint("tower_page", __name__)
+bp.before_request(access.host_for_changes)  # changes need the host; looking is open
 
 
 class TowerPageInput(KeshiError, ValueError):
@@ -42,9 +46,7 @@ def _counts_body(field: str) -> dict[str, int] | None:
     counts = body.get(field)
     if counts is None:
         return None
-    if not (isinstance(counts, dict) and all(isinstance(v, int) and not isinstance(v, bool) for v in counts.values())):
-        raise TowerPageInput(Msg("{field} must map colour names to whole numbers", field=field))
-    return counts
+    return keshi_box.check_counts(counts, field, signed=field == "counts")  # never more than a box holds
 
 
 @bp.post("/api/tower/toss")
@@ -91,6 +93,8 @@ def misread() -> ResponseReturnValue:
 
 @bp.errorhandler(KeshiError)
 def refused(exc: KeshiError) -> ResponseReturnValue:
-    """The tower's own words: 409 while it tosses, 403 for a simulated-only hook on a Pi, else 400."""
-    status = 409 if isinstance(exc, TowerBusyError) else 403 if isinstance(exc, SimulatedOnly) else 400
+    """The tower's own words: 409 while it tosses, 403 for a simulated-only hook on a Pi, 507 on a full
+    disk, else 400."""
+    status = (409 if isinstance(exc, TowerBusyError) else 403 if isinstance(exc, SimulatedOnly)
+              else 507 if isinstance(exc, StorageFull) else 400)
     return jsonify(error=str(exc)), status

@@ -14,7 +14,7 @@ PLAYERS = [{"name": "Sarah", "colour": "blue"}, {"name": "Jan", "colour": "red"}
 
 @dataclass
 class Table:
-    """A test client that created (so sits at) one game."""
+    """A test client that created (so sits at) one game, as a shared device playing for everyone."""
 
     client: FlaskClient
     csrf: str
@@ -35,6 +35,12 @@ class Table:
         return data
 
 
+def share(client: FlaskClient, csrf: str, game_id: str) -> None:
+    """This (host) client's device plays for everyone at ``game_id``, as the companion's own screen does."""
+    response = client.post(f"/api/games/{game_id}/role", json={"seat": "all"}, headers={"X-CSRF-Token": csrf})
+    assert response.status_code == 200, response.get_json()
+
+
 def csrf_of(client: FlaskClient) -> str:
     token: str = client.get("/api/session").get_json()["csrf"]
     return token
@@ -46,6 +52,7 @@ def table(client: FlaskClient) -> Table:
     response = client.post("/api/games", json={"players": PLAYERS, "seed": 3}, headers={"X-CSRF-Token": csrf})
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
+    share(client, csrf, body["id"])
     emptied = client.post(f"/api/games/{body['id']}/tower/empty", json={"found": {}}, headers={"X-CSRF-Token": csrf})
     assert emptied.status_code == 201, emptied.get_json()  # the game-start tower check, done
     return Table(client, csrf, body["id"], body["pin"])

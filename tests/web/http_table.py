@@ -34,6 +34,8 @@ class HttpTable:
         """A new game whose tower the table has checked (confirmed empty), so it may be tossed."""
         status, body = self.request("POST", "/api/games", {"players": players, "seed": seed})
         assert status == 201, body
+        status, shared = self.request("POST", f"/api/games/{body['id']}/role", {"seat": "all"})
+        assert status == 200, shared  # the host's device plays for everyone
         status, emptied = self.request("POST", f"/api/games/{body['id']}/tower/empty", {"found": {}})
         assert status == 201, emptied
         return body

@@ -17,6 +17,7 @@ from companion.store import Store
 from companion.table.board_profile import BoardProfile, ProfileError
 from companion.table.board_profile_keys import check_value, info
 from tests.conftest import FAST_TOWER
+from tests.web.conftest import share
 
 from .conftest import PLAYERS, Table, csrf_of
 from .play import first_action
@@ -217,6 +218,7 @@ def play_through(api: Api, seed: int, limit: int = 2000) -> tuple[str, list[str]
     headers = {"X-CSRF-Token": api.csrf}
     created = api.client.post("/api/games", json={"players": PLAYERS, "seed": seed}, headers=headers).get_json()
     game_id = created["id"]
+    share(api.client, api.csrf, game_id)
     api.client.post(f"/api/games/{game_id}/tower/empty", json={"found": {}}, headers=headers)
     view = api.client.get(f"/api/games/{game_id}").get_json()
     asked: list[str] = []

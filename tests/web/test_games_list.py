@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from companion.store import Store, _statements
 from companion.table import game_records
 from companion.table.service import GameService
-from tests.web.conftest import Table, csrf_of
+from tests.web.conftest import Table, csrf_of, share
 
 PHONE = {"REMOTE_ADDR": "192.168.1.23"}  # a phone on the table's Wi-Fi (not the companion's own screen)
 
@@ -24,6 +24,7 @@ def create(client: FlaskClient, game: str, names: tuple[str, str]) -> Table:
     response = client.post("/api/games", json={"game": game, "players": players, "seed": 4},
                            headers={"X-CSRF-Token": csrf})
     assert response.status_code == 201, response.get_json()
+    share(client, csrf, response.get_json()["id"])
     return Table(client, csrf, response.get_json()["id"], response.get_json()["pin"])
 
 

@@ -46,7 +46,7 @@ from companion.i18n.catalogs import js_catalog
 from companion.table.kinds import morocco as adapter
 from companion.table.kinds.view import undo_view
 from companion.table.service import GameService
-from tests.web.conftest import csrf_of
+from tests.web.conftest import csrf_of, share
 from tests.web.test_i18n import GERMAN, message_ids
 
 NAMES = ("Ana", "Ben", "Cem", "Dora", "Eli")
@@ -218,6 +218,7 @@ def test_a_refused_morocco_move_comes_back_in_the_phones_language_and_changes_no
     csrf = csrf_of(client)
     created = client.post("/api/games", json={"game": "morocco", "players": [{"name": "Ana"}, {"name": "Ben"}],
                                               "seed": 5}, headers={"X-CSRF-Token": csrf}).get_json()
+    share(client, csrf, created["id"])
     view = created["view"]
     roll = dict(view["choices"]["options"][0]["action"])
     roll["player"] = 1 - roll["player"]  # the player who is not on turn

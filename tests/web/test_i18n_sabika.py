@@ -29,7 +29,7 @@ from companion.i18n import Msg
 from companion.i18n.catalogs import js_catalog
 from companion.table.kinds import sabika as kind
 from tests.games.sabika.helpers import BASE_PROFILE
-from tests.web.conftest import csrf_of
+from tests.web.conftest import csrf_of, share
 from tests.web.test_i18n import GERMAN, message_ids, untranslated
 
 NEUTRAL = re.compile(r"^[^A-Za-z]*$")
@@ -195,6 +195,7 @@ def test_a_sabika_rule_error_comes_back_in_german_naming_the_rule_and_the_player
     created = client.post("/api/games", json={"game": "sabika", "players": players, "seed": 21,
                                               "options": {"profile": random_profile(2, 21, BASE_PROFILE)}},
                           headers={"X-CSRF-Token": csrf}).get_json()
+    share(client, csrf, created["id"])
     view = created["view"]
     while view["choices"]["actor"] == "table" or "secretly" in view["choices"]["prompt"]:
         acted = client.post(f"/api/games/{created['id']}/actions", headers={"X-CSRF-Token": csrf},

@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
 from companion.i18n import Msg, use_locale
-from tests.web.conftest import Table, csrf_of
+from tests.web.conftest import Table, csrf_of, share
 from tests.web.test_games_api import advance_to
 from tests.web.test_i18n import GERMAN, PO, untranslated, visible
 
@@ -128,6 +128,7 @@ def test_a_morocco_view_sends_the_adapters_words_as_messages_with_their_german(c
     csrf = csrf_of(client)
     created = client.post("/api/games", json={"game": "morocco", "players": [{"name": "Ana"}, {"name": "Ben"}],
                                               "seed": 5}, headers={"X-CSRF-Token": csrf})
+    share(client, csrf, created.get_json()["id"])
     view = created.get_json()["view"]
     choices, said = view["choices"], []
     assert Msg.from_json(choices["prompt_say"]).english() == choices["prompt"]
@@ -149,6 +150,7 @@ def test_morocco_log_lines_come_with_their_german(client: FlaskClient) -> None:
     csrf = csrf_of(client)
     created = client.post("/api/games", json={"game": "morocco", "players": [{"name": "Ana"}, {"name": "Ben"}],
                                               "seed": 5}, headers={"X-CSRF-Token": csrf}).get_json()
+    share(client, csrf, created["id"])
     view = created["view"]
     for _ in range(12):  # rolls, scouts, placements, ends of turns
         option = view["choices"]["options"][0]

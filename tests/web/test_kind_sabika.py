@@ -25,7 +25,7 @@ from companion.games.sabika.simulate import DEFAULT_NAMES, random_action, random
 from companion.table.kinds import sabika as kind
 from companion.table.kinds import wizard_games
 from tests.games.sabika.helpers import BASE_PROFILE
-from tests.web.conftest import csrf_of
+from tests.web.conftest import csrf_of, share
 
 ENGINE_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|[{}\[\]]|\b(?:builder1|builder2)\b|\d+-\d+(?! =)|\w+:\d")
 """Internal keys (``minor_quarry``, ``builder1``), raw lists/dicts, route keys (``0-3``; a range ``1-9 = the
@@ -252,6 +252,7 @@ def test_a_second_sabika_game_at_the_table_asks_nothing_the_first_was_told(clien
                                headers={"X-CSRF-Token": csrf})
         assert response.status_code == 201, response.get_json()
         body: dict[str, Any] = response.get_json()
+        share(client, csrf, body["id"])
         return body
 
     first = create()

@@ -19,7 +19,7 @@ from companion.games.morocco.log import read_log, write_log
 from companion.games.morocco.simulate import RandomPlayer, play_random_game
 from companion.table.kinds import morocco
 from companion.table.service import GameService
-from tests.web.conftest import Table, csrf_of
+from tests.web.conftest import Table, csrf_of, share
 
 PLAYERS = [{"name": "Ana", "colour": "blue"}, {"name": "Ben", "colour": "red"}]
 
@@ -30,6 +30,7 @@ def new_morocco(client: FlaskClient, **form: Any) -> Table:
                            headers={"X-CSRF-Token": csrf})
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
+    share(client, csrf, body["id"])
     return Table(client, csrf, body["id"], body["pin"])
 
 

@@ -22,7 +22,7 @@ from companion.table.service import RESULT_WAITS
 from companion.tower.record import TossRecord, colour_counts, iter_tosses, save_toss
 from companion.web import stream
 from tests.conftest import FAST_TOWER
-from tests.web.conftest import PLAYERS, Table, csrf_of
+from tests.web.conftest import PLAYERS, Table, csrf_of, share
 from tests.web.play import first_action
 from tests.web.test_games_api import advance_to
 from tests.web.test_toss_loop import non_zero, read_stream_until, toss_and_wait, tower_of
@@ -67,6 +67,7 @@ def test_after_a_restart_the_next_toss_starts_from_what_the_game_believes(tmp_pa
         csrf = csrf_of(client)
         created = client.post("/api/games", json={"players": PLAYERS, "seed": 3}, headers={"X-CSRF-Token": csrf})
         body = created.get_json()
+        share(client, csrf, body["id"])
         table = Table(client, csrf, body["id"], body["pin"])
         assert table.post(f"/api/games/{table.game_id}/tower/empty", {"found": {}}).status_code == 201
         view = toss_and_wait(table, advance_to(table, "toss"))

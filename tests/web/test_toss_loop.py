@@ -21,7 +21,7 @@ from companion.table import marrakesh_engine
 from companion.table.service import IN_THE_TRAY, RESULT_WAITS
 from companion.tower.record import iter_tosses
 from companion.web import stream
-from tests.web.conftest import PLAYERS, Table, csrf_of
+from tests.web.conftest import PLAYERS, Table, csrf_of, share
 from tests.web.play import first_action
 from tests.web.test_games_api import advance_to, wait_for_tower_result
 
@@ -48,6 +48,7 @@ def test_a_new_game_asks_to_empty_the_tower_and_tossing_waits_for_it(app: Flask,
                        headers={"X-CSRF-Token": csrf}).status_code == 200  # left from an earlier game
     created = client.post("/api/games", json={"players": PLAYERS, "seed": 3}, headers={"X-CSRF-Token": csrf})
     body = created.get_json()
+    share(client, csrf, body["id"])
     table = Table(client, csrf, body["id"], body["pin"])
     check = body["view"]["tower_check"]
     assert check["needed"] and check["believed_inside"] == {"white": 1}

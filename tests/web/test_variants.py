@@ -8,7 +8,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.web.conftest import PLAYERS, Table, csrf_of
+from tests.web.conftest import PLAYERS, Table, csrf_of, share
 from tests.web.play import first_action
 
 ALL_EXPANSIONS = [1, 2, 3, 4, 5]
@@ -20,6 +20,7 @@ def create(client: FlaskClient, **form: Any) -> Table:
                            headers={"X-CSRF-Token": csrf})
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
+    share(client, csrf, body["id"])
     return Table(client, csrf, body["id"], body["pin"])
 
 

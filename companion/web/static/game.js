@@ -12,7 +12,6 @@
   const PHASES = {select: t("Select keshis"), toss: t("Toss the tower"), claim: t("Claims"), exchange: t("Exchange"),
     assistants: t("Assistants"), round_end: t("End of round"), season_end: t("Season scoring"),
     final: t("Final scoring"), finished: t("Final scoring")};
-  const roleKey = "keshi.role." + gameId;
   const LOW_CONFIDENCE = 0.6;
   const MAX_COUNT = 30;
   const NOTICE_MS = 12000;
@@ -44,22 +43,31 @@
     return words.charAt(0).toUpperCase() + words.slice(1);
   }
 
-  // -- who this phone is --------------------------------------------------------------------
-  function role() { return localStorage.getItem(roleKey); }  // null until "Who are you?" is answered
-  function mySeat() { const r = role(); return r !== null && r !== "all" ? Number(r) : null; }
+  // -- who this phone is (the server keeps it: KeshiLive.role) ----------------------------------
+  let hostHere = false;  // this device is the table's host (it makes itself shared without the PIN)
+  const myRole = KeshiLive.role(gameId, function () {
+    const select = document.getElementById("role");
+    if (select) { select.value = myRole.get() || ""; }
+    renderWho();
+    if (view) { render(); }
+  });
+  function role() { return myRole.get(); }  // null until "Who are you?" is answered
+  function mySeat() { return myRole.seat(); }
   function mayAct(seat) {
     if (!seated || role() === null) { return false; }
     if (seat === null || seat === undefined || seat === "table") { return true; }
     return role() === "all" || role() === String(seat);
   }
-  function setRole(value) {
-    localStorage.setItem(roleKey, value);
-    const select = document.getElementById("role");
-    if (select) { select.value = value; }
-    renderWho();
-    render();
+  function setRole(value, pin, name) {
+    myRole.choose(value, pin, name).then(function (result) {
+      if (!result.ok) {
+        const select = document.getElementById("role");
+        if (select) { select.value = role() || ""; }
+        say(refusal(result), "#who-card");
+      }
+    }).catch(function () { say(t("No connection to the companion: your tap was not sent. Check the Wi-Fi and try again."), "#who-card"); });
   }
-  function renderWho() { if (view) { KeshiLive.renderWho(view.names, role(), seatChip, setRole); } }
+  function renderWho() { if (view) { KeshiLive.renderWho(view.names, role(), seatChip, setRole, hostHere); } }
 
   // -- messages: refusals beside the tapped button, notices in the turn bar ------------------------
   function say(text, near) {
@@ -139,7 +147,7 @@
     const r = box.getBoundingClientRect();
     if (r.bottom < 120 || r.top > window.innerHeight - 80) { box.scrollIntoView({block: "start"}); }
   }
-  function act(action, near, then) { send("/actions", {action: action, by: mySeat()}, near, then); }
+  function act(action, near, then) { send("/actions", {action: action}, near, then); }
 
   // -- screens ---------------------------------------------------------------------------------
   // A decision's option in the page's language: a colour gets its chip (the name always beside the
@@ -369,7 +377,7 @@
       '<button type="button" class="secondary" id="tower-found">' + esc(t("Pieces fell out: enter them")) + "</button>";
     box.prepend(block);
     document.getElementById("tower-empty").addEventListener("click", function () {
-      send("/tower/empty", {found: {}, by: mySeat()}, "#tower-empty");
+      send("/tower/empty", {found: {}}, "#tower-empty");
     });
     document.getElementById("tower-found").addEventListener("click", function () {
       correcting = {mode: "empty", counts: Object.assign({}, believed)};
@@ -395,7 +403,7 @@
       if (correcting && correcting.mode === "hand") { counter(box); return; }
       const toss = document.getElementById("toss");
       if (toss && !rolling) {
-        toss.addEventListener("click", function () { send("/toss", {by: mySeat()}, "#toss"); });
+        toss.addEventListener("click", function () { send("/toss", {}, "#toss"); });
         document.getElementById("by-hand").addEventListener("click", function () {
           correcting = {mode: "hand", counts: {}};
           render();
@@ -501,7 +509,7 @@
     document.getElementById("apply-counts").addEventListener("click", function () {
       const clean = {};
       ORDER.forEach(function (c) { if (counts[c] > 0) { clean[c] = counts[c]; } });
-      if (mode === "empty") { send("/tower/empty", {found: clean, by: mySeat()}, "#apply-counts"); }
+      if (mode === "empty") { send("/tower/empty", {found: clean}, "#apply-counts"); }
       else { act({type: "release", counts: clean}, "#apply-counts"); }
     });
     document.getElementById("cancel-counts").addEventListener("click", function () { correcting = null; render(); });
@@ -705,6 +713,10 @@
   // the browser drops the lock whenever the page is hidden: ask again when it is shown
   document.addEventListener("visibilitychange", function () { if (view) { keepAwake(); } });
 
+  // The view as it is now (after a fault the stream carries no new view).
+  function refresh() {
+    Keshi.api("GET", "/api/games/" + gameId).then(function (result) { if (result.ok) { apply(result.data, true); } });
+  }
   function apply(next, force) {
     if (view && !force && next.event_id < view.event_id) {
       render();  // the stream already brought a newer view: redraw it (a request's answer re-enables the buttons)
@@ -715,12 +727,15 @@
     if (moved) { correcting = null; }
     if (moved && !force) { message = null; }
     view = next;
+    KeshiLive.renderDevices(next);
+    myRole.learn(next);
     render();
   }
 
   // A log line in the page's language: an action from the action itself, anything else as the server wrote it.
   function logText(data, fallback) {
-    return data.say ? Keshi.say(data.say) : data.action ? actionText(data.action, data.label || fallback) : data.label || fallback;
+    const line = data.say ? Keshi.say(data.say) : data.action ? actionText(data.action, data.label || fallback) : data.label || fallback;
+    return data.via ? t("{line} (on {device})", {line: line, device: data.via}) : line;  // a shared device's action
   }
   const addLog = KeshiLive.logList(40);
 
@@ -764,6 +779,7 @@
     else if (event.topic === "tower.fault") {
       notice(t("Tower fault: {message}. Enter what fell out by hand.",
         {message: Keshi.sayOr(event.data.say, event.data.message) || Keshi.word("status", "unknown")}));
+      refresh();  // a toss that could not be stored ended as a failed one: Toss and Undo come back
     }
   }
 
@@ -796,14 +812,17 @@
         say(Keshi.sayOr(state.reason_say, state.reason) || t("Nothing to take back now."), "#undo");
         return;
       }
-      if (window.confirm(t("Take back {what}?", {what: undoWhat(state)}))) { send("/undo", {by: mySeat()}, "#undo"); }
+      if (window.confirm(t("Take back {what}?", {what: undoWhat(state)}))) { send("/undo", {}, "#undo"); }
     });
   }
 
   KeshiLive.follow(gameId, root, {
     first: function (first) {
+      hostHere = Boolean(first.host);
+      myRole.learn(first);
       if (roleSelect) { KeshiLive.fillRoles(roleSelect, first.names, role(), setRole); }
       view = first;  // before the log: its lines name the players from the view
+      KeshiLive.renderDevices(first);
       (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, logText(h, h.label), true); });
       renderWho();
       render();
@@ -829,6 +848,6 @@
     renderSeason();
   });
   document.getElementById("season-close").addEventListener("click", function () {
-    send("/season-scoring/ack", {season: view.season_scoring.season, by: mySeat()}, "#season-close");
+    send("/season-scoring/ack", {season: view.season_scoring.season}, "#season-close");
   });
 })();

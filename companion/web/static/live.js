@@ -86,6 +86,39 @@ window.KeshiLive = (function () {
     };
   }
 
+  // This device's role at game ``gameId`` as the server keeps it: "all" (a shared device), a seat number
+  // as text, or null until "Who are you?" is answered. API answers carry it (``view.me``); the views the
+  // stream shares carry only ``devices``, which tell when the host freed this phone's seat.
+  // ``choose(value, pin, name)`` asks the server; ``changed()`` runs after every change.
+  function role(gameId, changed) {
+    let mine = null;
+    function learn(view) {
+      if (!view) { return; }
+      const before = mine;
+      if (view.me) {
+        mine = view.me.seat === null || view.me.seat === undefined ? null : String(view.me.seat);
+      } else if (mine !== null && view.devices && !view.devices.some(function (d) { return String(d.seat) === mine; })) {
+        mine = null;
+      }
+      if (mine !== before) { changed(); }
+    }
+    function choose(value, pin, name) {
+      const body = {seat: value === "all" ? "all" : Number(value)};
+      if (pin !== undefined) { body.pin = pin; }
+      if (name) { body.device = name; }
+      return Keshi.api("POST", "/api/games/" + gameId + "/role", body).then(function (result) {
+        if (result.ok) { learn(result.data.view); }
+        return result;
+      });
+    }
+    return {
+      get: function () { return mine; },
+      seat: function () { return mine !== null && mine !== "all" ? Number(mine) : null; },
+      learn: learn,
+      choose: choose,
+    };
+  }
+
   // The "plays for" list of a seated phone: one option per player after "everyone", this phone's
   // choice selected, and ``choose(value)`` called when the phone picks another.
   function fillRoles(select, names, chosen, choose) {
@@ -94,11 +127,41 @@ window.KeshiLive = (function () {
     select.addEventListener("change", function () { if (select.value) { choose(select.value); } });
   }
 
+  // Every shared device, on every phone: "Ana's tablet plays for everyone" (the view's ``devices``); on
+  // the host's table card, a button per taken seat to free it (that phone was lost or changed hands).
+  function renderDevices(view) {
+    const line = document.getElementById("shared-devices");
+    if (!line) { return; }
+    const shared = (view.devices || []).filter(function (d) { return d.seat === "all"; });
+    line.textContent = shared.map(function (d) { return Keshi.say(d.say); }).join(" · ");
+    line.hidden = !shared.length;
+    const admin = document.getElementById("seat-admin");
+    if (!admin || admin.dataset.host !== "yes") { return; }
+    const taken = (view.devices || []).filter(function (d) { return d.seat !== "all"; });
+    admin.innerHTML = taken.map(function (d) {
+      return '<button type="button" class="secondary free-seat" data-seat="' + Keshi.esc(String(d.seat)) + '">' +
+        Keshi.esc(Keshi.t("Free the seat of {player}", {player: view.names[d.seat]})) + "</button>";
+    }).join("") + (shared.length ? '<button type="button" class="secondary free-seat" data-seat="all">' +
+      Keshi.esc(Keshi.t("Stop every shared device")) + "</button>" : "");
+    admin.querySelectorAll(".free-seat").forEach(function (b) {
+      b.addEventListener("click", function () { Keshi.api("DELETE", "/api/games/" + view.id + "/role/" + b.dataset.seat); });
+    });
+  }
+
   // The "Who are you?" card (templates/_who_card.html): one button per player and "shared device" until
   // this phone answers (``choose(value)``), then the line saying who it plays for (``chip(seat)``).
-  function renderWho(names, chosen, chip, choose) {
+  // A phone that is not the host makes itself shared with the table PIN and a name for the device
+  // (the card's share form); ``choose("all", pin, name)`` then asks.
+  function renderWho(names, chosen, chip, choose, host) {
     const ask = document.getElementById("who-ask");
     if (!ask) { return; }
+    const share = document.getElementById("who-share");
+    if (share && !share.dataset.ready) {
+      share.dataset.ready = "yes";
+      document.getElementById("share-go").addEventListener("click", function () {
+        choose("all", document.getElementById("share-pin").value, document.getElementById("share-name").value);
+      });
+    }
     ask.hidden = chosen !== null;
     document.getElementById("who-chosen").hidden = chosen === null;
     document.getElementById("who-line").innerHTML = chosen === null ? "" : chosen === "all" ? Keshi.esc(t("Shared device")) :
@@ -109,10 +172,14 @@ window.KeshiLive = (function () {
         return '<button type="button" class="option who" data-seat="' + i + '">' + Keshi.esc(t("I am {name}", {name: n})) + "</button>";
       }).join("") + '<button type="button" class="secondary who" data-seat="all">' + Keshi.esc(t("Shared device: plays for everyone")) + "</button>";
       options.querySelectorAll("button.who").forEach(function (b) {
-        b.addEventListener("click", function () { choose(b.dataset.seat); });
+        b.addEventListener("click", function () {
+          if (b.dataset.seat === "all" && !host && share) { share.hidden = false; document.getElementById("share-pin").focus(); return; }
+          choose(b.dataset.seat);
+        });
       });
     }
   }
 
-  return {follow: follow, logList: logList, fillRoles: fillRoles, renderWho: renderWho};
+  return {follow: follow, logList: logList, role: role, fillRoles: fillRoles, renderDevices: renderDevices,
+    renderWho: renderWho};
 })();

@@ -8,7 +8,6 @@
   const gameId = root.dataset.gameId;
   const kind = root.dataset.kind;
   const seated = root.dataset.seated === "yes";
-  const roleKey = "keshi.role." + gameId;
   const NOTICE_MS = 12000;
   const SEAT_COLOURS = {blue: "#3b7bd8", red: "#d8433b", green: "#3aa65a", yellow: "#e3c02c", purple: "#9b59b6"};
   const esc = Keshi.esc;
@@ -20,8 +19,16 @@
   let message = null;      // the last refusal, shown beside the options
 
   // -- who this phone is --------------------------------------------------------------------------
-  function role() { return localStorage.getItem(roleKey); }
-  function mySeat() { const r = role(); return r !== null && r !== "all" ? Number(r) : null; }
+  let hostHere = false;  // this device is the table's host (it makes itself shared without the PIN)
+  const myRole = KeshiLive.role(gameId, function () {
+    const select = document.getElementById("role");
+    if (select) { select.value = myRole.get() || ""; }
+    trail = [];
+    renderWho();
+    if (view) { render(); }
+  });
+  function role() { return myRole.get(); }  // null until "Who are you?" is answered (the server keeps it)
+  function mySeat() { return myRole.seat(); }
   function mayAct(actor) {
     if (!seated || role() === null || deleted || actor === null || actor === undefined) { return false; }
     return actor === "table" || role() === "all" || role() === String(actor);
@@ -35,15 +42,16 @@
     const colour = view && (view.seating[seat] || {}).colour;
     return SEAT_COLOURS[colour] || ["#3b7bd8", "#d8433b", "#3aa65a", "#e3c02c", "#9b59b6"][seat % 5];
   };
-  function setRole(value) {
-    localStorage.setItem(roleKey, value);
-    const select = document.getElementById("role");
-    if (select) { select.value = value; }
-    trail = [];
-    renderWho();
-    render();
+  function setRole(value, pin, name) {
+    myRole.choose(value, pin, name).then(function (result) {
+      if (!result.ok) {
+        const select = document.getElementById("role");
+        if (select) { select.value = role() || ""; }
+        say(result.data.error || t("Not accepted"));
+      }
+    }).catch(function () { say(t("No connection to the companion: your tap was not sent. Check the Wi-Fi and try again.")); });
   }
-  function renderWho() { if (view) { KeshiLive.renderWho(view.names, role(), seatChip, setRole); } }
+  function renderWho() { if (view) { KeshiLive.renderWho(view.names, role(), seatChip, setRole, hostHere); } }
 
   // -- messages -------------------------------------------------------------------------------------
   let noticeTimer = null;
@@ -88,7 +96,6 @@
     document.querySelectorAll("#choices button, #undo").forEach(function (b) { b.disabled = true; });
     body.version = view.version;
     body.idempotency_key = Keshi.newKey();
-    body.by = mySeat();
     Keshi.api("POST", "/api/games/" + gameId + path, body).then(function (result) {
       busy = false;
       root.dataset.busy = "no";
@@ -253,6 +260,8 @@
   // Show ``next`` unless a newer view is on screen already; true when it was shown.
   function apply(next, force) {
     localise(next);
+    myRole.learn(next);
+    KeshiLive.renderDevices(next);
     if (!view || force || next.event_id >= view.event_id) {
       if (view && next.version !== view.version) { trail = []; if (!force) { message = null; } }
       view = next;
@@ -264,7 +273,10 @@
   // A log line in the page's language where the server sent it as a message (``say``), else as written
   // (a game stored before lines were kept as messages). The server words Undo's "took back: …" and the
   // Undo button's action as messages too (``undo.label_say``), so they quote the line in this language.
-  function logText(data) { return Keshi.sayOr(data.say, data.label) || ""; }
+  function logText(data) {
+    const line = Keshi.sayOr(data.say, data.label) || "";
+    return data.via ? t("{line} (on {device})", {line: line, device: data.via}) : line;  // a shared device's action
+  }
   function undoWhat() { return Keshi.sayOr(view.undo.label_say, view.undo.label); }
   const addLog = KeshiLive.logList(60);
 
@@ -292,8 +304,11 @@
   KeshiLive.follow(gameId, root, {
     first: function (first) {
       (first.history || []).slice().reverse().forEach(function (h) { addLog(h.id, logText(h), true); });
+      hostHere = Boolean(first.host);
+      myRole.learn(first);
       if (roleSelect) { KeshiLive.fillRoles(roleSelect, first.names, role(), setRole); }
       view = localise(first);
+      KeshiLive.renderDevices(first);
       renderWho();
       render();
     },

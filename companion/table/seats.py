@@ -1,0 +1,72 @@
+"""A seat belongs to a device: who each phone plays for, and whether it may act for a player.
+
+A seated phone says once who it is ("I am Ana"); the server keeps that role per device and game
+(``seat_records``), so the seat an action is taken for comes from the device, never from the
+request. A seat has one device: a second phone asking for Ana's seat is refused until the host frees
+it. A shared device (a tablet passed round, the companion's own screen) plays for everyone: the
+table grants that with the PIN, and every phone shows it ("Ana's tablet plays for everyone"); its
+actions are logged with its name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import KeshiError
+from companion.i18n import Msg
+
+
+class SeatRefused(KeshiError, PermissionError):
+    """This device may not act for that seat (or has not said who it is yet)."""
+
+
+class SeatTaken(KeshiError, ValueError):
+    """Another device already plays for that seat."""
+
+
+@dataclass(frozen=True)
+class Role:
+    """What one device does at one game: plays for ``seat``, for everyone, or (not chosen) nothing yet."""
+
+    seat: int | None = None
+    everyone: bool = False
+    label: str = ""
+
+    @property
+    def chosen(self) -> bool:
+        return self.everyone or self.seat is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """The role as a phone reads it: ``seat`` (a number, ``"all"`` or None) and its device name."""
+        return {"seat": "all" if self.everyone else self.seat, "label": self.label}
+
+
+NO_ROLE = Role()
+
+
+def acting_seat(role: Role, action: Any, names: list[str]) -> int | None:
+    """The seat the log names for ``action`` taken on a device with ``role``.
+
+    An action for a player (its ``player`` field) needs that player's device or a shared one; an action
+    of the whole table (a tower result, a question about the board) needs any role. ``SeatRefused``
+    says why not, in player words.
+    """
+    if not role.chosen:
+        raise SeatRefused(Msg("Say who you are on this phone first (Who are you?)"))
+    player = action.get("player") if isinstance(action, dict) else None
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(names):
+        return role.seat  # the table's action (or one the engine will refuse as malformed)
+    if role.everyone or player == role.seat:
+        return player
+    assert role.seat is not None
+    raise SeatRefused(Msg("This phone plays for {me}: it cannot act for {player}", me=names[role.seat],
+                          player=names[player]))
+
+
+def device_words(role: Role, names: list[str]) -> Msg:
+    """What every phone reads about a device's role: "Ana's tablet plays for everyone"."""
+    if role.everyone:
+        return Msg("{device} plays for everyone", device=role.label)
+    assert role.seat is not None
+    return Msg("{player} plays on their own phone", player=names[role.seat])
