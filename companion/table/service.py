@@ -768,9 +768,7 @@ class GameService:
         live = self.get(game_id)
         names = live.names
         if seat == "all":
-            name = clean_name(label if label not in (None, "") else str(Msg("Shared device")), Msg("The device's name"),
-                              24)
-            role = Role(None, True, name)
+            role = Role(None, True, clean_name(label, Msg("The device's name"), 24))
         elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
             role = Role(seat, False, names[seat])
         else:
@@ -785,7 +783,8 @@ class GameService:
             with self.store.write() as db:
                 seat_records.claim(db, live.id, device, role.seat, role.label, time.time())
                 said = log_words.said(seats.device_words(role, names))
-                event_id = self._insert_event(db, live, "role", {**said, "role": role.to_json()})
+                # a shared device's grant is a log line (it may act for anyone); a player's own phone is not
+                event_id = self._insert_event(db, live, "role", {**said, "role": role.to_json(), "log": role.everyone})
             live.devices[device] = role
             live.view_cache = None
         self._announce(game_id, event_id)

@@ -159,7 +159,8 @@ def take_role(game_id: str) -> ResponseReturnValue:
     if not granted and not access.throttle().check(access.client_address(), live.pin, body.get("pin")):
         raise access.AccessDenied(Msg("A shared device plays for everyone only with the table PIN: "
                                           "type it to make this one shared"))
-    service().take_role(game_id, access.device_id(), body.get("seat"), body.get("device"))
+    name = body.get("device") or str(Msg("The companion's screen") if access.is_own_screen() else Msg("Shared device"))
+    service().take_role(game_id, access.device_id(), body.get("seat"), name)
     return jsonify(view=view_of(live))
 
 

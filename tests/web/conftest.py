@@ -30,6 +30,11 @@ class Table:
             body["idempotency_key"] = key
         return self.post(f"/api/games/{self.game_id}/actions", body)
 
+    def plays_for(self, seat: int | str) -> None:
+        """This device now plays for ``seat`` (a player's number, or "all")."""
+        response = self.post(f"/api/games/{self.game_id}/role", {"seat": seat})
+        assert response.status_code == 200, response.get_json()
+
     def view(self) -> dict[str, Any]:
         data: dict[str, Any] = self.client.get(f"/api/games/{self.game_id}").get_json()
         return data

@@ -81,9 +81,15 @@ def test_a_malformed_action_is_400_naming_the_field(table: Table) -> None:
     assert "'player'" in response.get_json()["error"]
 
 
+def phone(app: Flask, address: str) -> tuple[FlaskClient, str]:
+    """A phone on the table's Wi-Fi at ``address`` (not the companion's own screen), with its CSRF token."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client, csrf_of(client)
+
+
 def test_wrong_pin_is_403_and_a_watcher_cannot_act(app: Flask, table: Table) -> None:
-    watcher = app.test_client()
-    csrf = csrf_of(watcher)
+    watcher, csrf = phone(app, "192.168.1.40")
     wrong = "0000" if table.pin != "0000" else "1111"
     joined = watcher.post(f"/api/games/{table.game_id}/join", json={"pin": wrong}, headers={"X-CSRF-Token": csrf})
     assert joined.status_code == 403 and "wrong table PIN" in joined.get_json()["error"]
@@ -94,17 +100,28 @@ def test_wrong_pin_is_403_and_a_watcher_cannot_act(app: Flask, table: Table) -> 
     assert watcher.get(f"/api/games/{table.game_id}").status_code == 200  # watching needs no PIN
     with_header = watcher.post(f"/api/games/{table.game_id}/actions", json={"action": action, "version": 0},
                                headers={"X-CSRF-Token": csrf, "X-Table-PIN": table.pin})
-    assert with_header.status_code == 201
+    assert with_header.status_code == 403  # a PIN header seats nobody: only joining does, under the throttle
     assert watcher.post(f"/api/games/{table.game_id}/join", json={"pin": table.pin},
                         headers={"X-CSRF-Token": csrf}).status_code == 200
+    unsaid = watcher.post(f"/api/games/{table.game_id}/actions", json={"action": action, "version": 0},
+                          headers={"X-CSRF-Token": csrf})
+    assert unsaid.status_code == 403 and "Who are you" in unsaid.get_json()["error"]
+    assert table.view()["version"] == 0
 
 
-def test_repeated_wrong_pins_are_throttled(app: Flask, table: Table) -> None:
-    guesser = app.test_client()
-    csrf = csrf_of(guesser)
-    codes = [guesser.post(f"/api/games/{table.game_id}/join", json={"pin": "x"}, headers={"X-CSRF-Token": csrf})
-             .status_code for _ in range(12)]
-    assert codes[:10] == [403] * 10 and codes[10:] == [429, 429]
+def test_repeated_wrong_pins_are_throttled_for_the_guesser_only(app: Flask, table: Table) -> None:
+    guesser, csrf = phone(app, "192.168.1.66")
+    answers = [guesser.post(f"/api/games/{table.game_id}/join", json={"pin": "x"}, headers={"X-CSRF-Token": csrf})
+               for _ in range(8)]
+    codes = [a.status_code for a in answers]
+    assert codes[:6] == [403] * 6 and codes[6:] == [429, 429], codes
+    assert int(answers[-1].headers["Retry-After"]) >= 1
+    right = guesser.post(f"/api/games/{table.game_id}/join", json={"pin": table.pin}, headers={"X-CSRF-Token": csrf})
+    assert right.status_code == 429  # even the right PIN waits: the guesser cannot tell which was right
+    player, player_csrf = phone(app, "192.168.1.41")
+    joined = player.post(f"/api/games/{table.game_id}/join", json={"pin": table.pin},
+                         headers={"X-CSRF-Token": player_csrf})
+    assert joined.status_code == 200  # another phone with the PIN is not locked out
 
 
 def test_state_changing_requests_need_the_csrf_token(table: Table) -> None:

@@ -56,19 +56,21 @@ def test_delete_removes_the_game_its_log_and_events_only(app: Flask, client: Fla
     assert keep.view()["version"] == 0
 
 
-def test_a_phone_needs_its_seat_or_the_pin_to_delete(app: Flask) -> None:
+def test_only_the_host_deletes_a_game_not_a_phone_that_knows_the_pin(app: Flask) -> None:
     host = app.test_client()
     table = create(host, "morocco", ("Ana", "Ben"))
     phone = app.test_client()
     phone.environ_base.update(PHONE)
     csrf = csrf_of(phone)
-    refused = phone.delete(f"/api/games/{table.game_id}", headers={"X-CSRF-Token": csrf})
-    assert refused.status_code == 403 and "wrong table PIN" in refused.get_json()["error"]
-    wrong = "1111" if table.pin != "1111" else "2222"
-    assert phone.delete(f"/api/games/{table.game_id}", json={"pin": wrong},
-                        headers={"X-CSRF-Token": csrf}).status_code == 403
+    assert phone.post(f"/api/games/{table.game_id}/join", json={"pin": table.pin},
+                      headers={"X-CSRF-Token": csrf}).status_code == 200  # seated, even
+    for body in (None, {"pin": table.pin}):
+        refused = phone.delete(f"/api/games/{table.game_id}", json=body, headers={"X-CSRF-Token": csrf})
+        assert refused.status_code == 403 and "host" in refused.get_json()["error"]
     assert host.get(f"/api/games/{table.game_id}").status_code == 200
-    allowed = phone.delete(f"/api/games/{table.game_id}", json={"pin": table.pin}, headers={"X-CSRF-Token": csrf})
+    code = app.extensions["keshi.owner_code"]
+    assert phone.post("/api/host", json={"code": code.lower()}, headers={"X-CSRF-Token": csrf}).status_code == 200
+    allowed = phone.delete(f"/api/games/{table.game_id}", headers={"X-CSRF-Token": csrf})
     assert allowed.status_code == 200
 
 

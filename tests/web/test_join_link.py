@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import segno
 
-from companion.web import lan
+from companion.web import access, lan
 from tests.web.conftest import Table
 
 
@@ -18,9 +18,16 @@ def join_qr(url: str) -> str:
 
 
 def host_page(table: Table, base_url: str) -> str:
-    """The game page as the host sees it from ``base_url`` (seated by its PIN: cookies stay with their host)."""
-    response = table.client.get(f"/games/{table.game_id}", base_url=base_url, headers={"X-Table-PIN": table.pin})
+    """The game page as the companion's own screen sees it from ``base_url`` (a loopback request: the host)."""
+    response = table.client.get(f"/games/{table.game_id}", base_url=base_url)
     return response.get_data(as_text=True)
+
+
+def join_link(table: Table, origin: str) -> str:
+    """The QR code's link: the join page with the game's long token, never the short PIN."""
+    with table.client.application.test_request_context():
+        token = access.join_token(table.game_id, table.pin)
+    return f"{origin}/games/{table.game_id}/join?token={token}"
 
 
 def test_on_the_pi_itself_the_join_link_and_qr_use_the_lan_address(table: Table,
@@ -28,7 +35,7 @@ def test_on_the_pi_itself_the_join_link_and_qr_use_the_lan_address(table: Table,
     monkeypatch.setattr(lan, "lan_address", lambda: "192.168.1.23")
     for base in ("http://127.0.0.1:8000", "http://localhost:8000", "http://[::1]:8000"):
         page = host_page(table, base)
-        url = f"http://192.168.1.23:8000/games/{table.game_id}/join?pin={table.pin}"
+        url = join_link(table, "http://192.168.1.23:8000")
         assert f"Scan to join: {url}" in page, base
         assert join_qr(url) in page  # the QR code encodes exactly that URL
 
@@ -36,7 +43,7 @@ def test_on_the_pi_itself_the_join_link_and_qr_use_the_lan_address(table: Table,
 def test_from_another_device_the_request_host_is_kept(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lan, "lan_address", lambda: "192.168.1.23")
     page = host_page(table, "http://keshi.local:8000")
-    url = f"http://keshi.local:8000/games/{table.game_id}/join?pin={table.pin}"
+    url = join_link(table, "http://keshi.local:8000")
     assert f"Scan to join: {url}" in page and join_qr(url) in page
 
 
@@ -44,7 +51,7 @@ def test_without_a_lan_address_the_request_host_is_the_fallback(table: Table,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lan, "lan_address", lambda: None)
     page = host_page(table, "http://127.0.0.1:8000")
-    assert f"Scan to join: http://127.0.0.1:8000/games/{table.game_id}/join?pin={table.pin}" in page
+    assert f"Scan to join: {join_link(table, 'http://127.0.0.1:8000')}" in page
 
 
 class NoRouteSocket:

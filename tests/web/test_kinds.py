@@ -47,7 +47,7 @@ def test_a_morocco_game_is_created_with_its_board_choices_and_no_tower(client: F
     assert view["choices"]["prompt"] == "Ben: roll the market die — what does it show?"
     assert [o["path"] for o in view["choices"]["options"]][-1] == ["Wild (each picks a cube)"]
     assert len(view["board"]["stalls"]) == 25 and view["board"]["players"][1]["start"] is True
-    assert view["history"][0]["label"] == "Game created: Ana · Ben"
+    assert view["history"][-1]["label"] == "Game created: Ana · Ben"
     for path in ("/toss", "/tower/empty", "/season-scoring/ack"):
         refused = table.post(f"/api/games/{table.game_id}{path}", {"season": 1})
         assert refused.status_code == 400
