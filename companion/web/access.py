@@ -192,8 +192,8 @@ def seat(game_id: str) -> None:
 
 
 def is_seated(game_id: str) -> bool:
-    """True when this session joined (or created) ``game_id``, or is the host."""
-    return game_id in session.get("tables", []) or is_host()
+    """True when this session joined (or created) ``game_id``."""
+    return game_id in session.get("tables", [])
 
 
 def require_seat(game_id: str) -> None:

@@ -143,7 +143,7 @@ def get_pin(game_id: str) -> ResponseReturnValue:
     """The table PIN, for a seated session or the host, so the host can always show it again even
     after closing the browser that created the game."""
     live = service().get(game_id)
-    if not access.is_seated(game_id):
+    if not (access.is_seated(game_id) or access.is_host()):
         raise access.AccessDenied(Msg("the PIN is shown on seated phones and on the companion's own screen"))
     return jsonify(pin=live.pin)
 

@@ -87,7 +87,7 @@ def game(game_id: str) -> ResponseReturnValue:
 @bp.get("/games/<game_id>/join")
 def join(game_id: str) -> ResponseReturnValue:
     """Join a table: the QR code's link (``?token=``) seats this phone and opens the game; otherwise
-    (or with a link that is no longer valid) the page asks for the PIN."""
+    (or with a link that is no longer valid) the page asks for the PIN (prefilled from ``?pin=``)."""
     live = _games().get(game_id)
     problem = ""
     token = request.args.get("token")
@@ -97,7 +97,7 @@ def join(game_id: str) -> ResponseReturnValue:
             return redirect(url_for("pages.game", game_id=game_id))
         except (access.AccessDenied, access.TooManyTries) as exc:
             problem = str(exc)
-    return render_template("join.html", live=live, pin="", problem=problem)
+    return render_template("join.html", live=live, pin=request.args.get("pin", "")[:8], problem=problem)
 
 
 

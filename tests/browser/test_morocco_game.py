@@ -186,7 +186,7 @@ def test_two_phones_play_a_whole_morocco_game_to_the_final_scores(browser: Brows
 
 def stale_tap_is_refused_beside_the_options(live_server: LiveServer, game_id: str, pin: str,
                                             phones: dict[Any, Page], mirror: Any, player: RandomPlayer) -> None:
-    """The first move is made from another device of the same player while this phone's stream is cut;
+    """The first move is made from a shared device (it plays for everyone) while this phone's stream is cut;
     the phone's own tap of it is then refused beside its options, and it shows the game as it is."""
     choices = morocco.choices(mirror)
     action = player.action(mirror)
@@ -198,6 +198,7 @@ def stale_tap_is_refused_beside_the_options(live_server: LiveServer, game_id: st
     expect(page.locator("#game")).to_have_attribute("data-connection", "lost")
     other_device = HttpTable(live_server.url)
     assert other_device.request("POST", f"/api/games/{game_id}/join", {"pin": pin})[0] == 200
+    assert other_device.request("POST", f"/api/games/{game_id}/role", {"seat": "all", "pin": pin})[0] == 200
     other_device.act(game_id, option["action"], 0)
     mirror.apply(action)
     tap_path(page, option)
