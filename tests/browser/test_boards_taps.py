@@ -141,6 +141,7 @@ def test_taps_per_round_and_a_second_game_asks_nothing_again(browser: Browser, l
 
     status, second = table.request("POST", "/api/games", {"players": PLAYERS, "seed": SEED})
     assert status == 201, second
+    assert table.request("POST", f"/api/games/{second['id']}/role", {"seat": "all"})[0] == 200
     game_id, pin = str(second["id"]), str(second["pin"])
     contexts = [browser.new_context(viewport=PHONE) for _ in PLAYERS]
     for context in contexts:

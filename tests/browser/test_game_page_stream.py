@@ -16,6 +16,7 @@ from playwright.sync_api import APIRequestContext, Browser, Page, Route, expect
 from tests.browser.conftest import PHONE
 from tests.browser.test_full_game import answer_who, walk_setup_wizard
 from tests.conftest import LiveServer
+from tests.web.http_table import HttpTable
 
 pytestmark = pytest.mark.browser
 
@@ -58,12 +59,15 @@ def test_an_answer_older_than_the_stream_still_brings_the_buttons_back_and_a_del
         answer = held[0].fetch()  # the server takes Sarah's choice; its answer is not delivered yet
         assert answer.ok, answer.text()
 
-        # meanwhile Jan chooses on another phone: the stream brings that newer view first
-        view = _api(context.request, live_server.url, "GET", f"/api/games/{game_id}")
+        # meanwhile Jan chooses on his own phone: the stream brings that newer view first
+        jan_phone = HttpTable(live_server.url)
+        pin = host.locator("#pin").inner_text()
+        assert jan_phone.request("POST", f"/api/games/{game_id}/join", {"pin": pin})[0] == 200
+        assert jan_phone.request("POST", f"/api/games/{game_id}/role", {"seat": 1})[0] == 200
+        view = jan_phone.view(game_id)
         triple = next(option for option in view["selections"]["1"] if "red" not in option["colours"])
         jan = {"type": "select", "player": 1, "colours": triple["colours"]}
-        after_jan = _api(context.request, live_server.url, "POST", f"/api/games/{game_id}/actions",
-                         {"action": jan, "version": view["version"]})["view"]
+        after_jan = jan_phone.act(game_id, jan, view["version"])
         host.wait_for_function("id => Number(document.getElementById('game').dataset.eventId) >= id",
                                arg=after_jan["event_id"])
         expect(host.locator("#screen-title")).to_have_text("Toss the tower")

@@ -352,6 +352,7 @@ def table_games(phone: Phone, table: HttpTable, morocco: dict[str, Any], sabika:
 def create(table: HttpTable, body: dict[str, Any]) -> dict[str, Any]:
     status, game = table.request("POST", "/api/games", body)
     assert status == 201, game
+    assert table.request("POST", f"/api/games/{game['id']}/role", {"seat": "all"})[0] == 200  # the other phones
     return game
 
 

@@ -277,6 +277,7 @@ def test_two_games_in_a_row_survive_a_real_table(browser: Browser, server: LiveS
         join(ben, game_url, pin, "g1-02-ben-joined-who-are-you")
         join(cy, game_url, pin, "g1-03-cy-joined-who-are-you")
         assert table.request("POST", f"/api/games/{game_id}/join", {"pin": pin})[0] == 200
+        assert table.request("POST", f"/api/games/{game_id}/role", {"seat": "all", "pin": pin})[0] == 200
 
         expect(ana.page.locator("#tower-check")).to_be_visible()
         shot(ana, "g1-04-empty-the-tower")
@@ -391,6 +392,7 @@ def test_two_games_in_a_row_survive_a_real_table(browser: Browser, server: LiveS
         join(ben, game_url, pin, "g2-02-ben-joined")
         join(cy, game_url, pin, "g2-03-cy-joined")
         assert table.request("POST", f"/api/games/{game_id}/join", {"pin": pin})[0] == 200
+        assert table.request("POST", f"/api/games/{game_id}/role", {"seat": "all", "pin": pin})[0] == 200
         expect(ana.page.locator("#tower-check")).to_contain_text("white")
         ana.page.locator("#tower-found").click()
         expect(ana.page.locator("#counter .count-row")).to_have_count(12)
