@@ -97,6 +97,7 @@ def register_web(app: Flask) -> None:
         calibration,
         game_stream,
         games_api,
+        hardening,
         health,
         installable,
         pages,
@@ -113,6 +114,7 @@ def register_web(app: Flask) -> None:
     app.extensions["keshi.tower_link"] = link
     app.extensions["keshi.pins"] = access.PinGuard()
     access.install(app)
+    hardening.install(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(tower_page.bp)

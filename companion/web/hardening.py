@@ -1,0 +1,53 @@
+"""Web hardening of the companion's app: security headers on every response (docs/security.md).
+
+The table's network is shared (a café's Wi-Fi, a convention hall), so the browser is told to trust
+as little as it can:
+
+* ``Content-Security-Policy``: scripts, styles, images and connections only from this companion; no
+  inline script (pages hand data to their scripts in ``<script type="application/json">`` blocks,
+  which are not run); inline *styles* stay allowed (colour swatches, the fairness report); no plugin,
+  no ``<base>``, forms only to this site, and no page may be framed (clickjacking).
+* ``X-Content-Type-Options: nosniff``: an upload or a JSON answer is never run as a script or styles.
+* ``Referrer-Policy: no-referrer``: a join link carries its secret in the URL; it never leaves in a
+  ``Referer`` header.
+* ``X-Frame-Options: DENY``: ``frame-ancestors 'none'`` for browsers that predate CSP.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response
+
+#: What the pages really load: their own scripts, styles and images, ``data:`` images (the fairness
+#: plots), inline style attributes (swatches), and fetch/EventSource to this companion.
+CONTENT_SECURITY_POLICY = "; ".join((
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+))
+
+SECURITY_HEADERS: dict[str, str] = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+def add_security_headers(response: Response) -> Response:
+    """``after_request`` hook: every answer (pages, API, static files, errors) carries the headers."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def install(app: Flask) -> None:
+    """Harden ``app``: the security headers on every response."""
+    app.after_request(add_security_headers)

@@ -1,0 +1,61 @@
+"""Every answer of a live server tells the browser to trust as little as it can: a Content-Security-Policy
+without inline script that forbids framing, ``nosniff``, no referrer (join links carry secrets) and
+``X-Frame-Options``."""
+
+from __future__ import annotations
+
+from tests.conftest import LiveServer
+from tests.security.live import Answer, RawClient
+
+#: Pages, API answers, static files, downloads and errors: the headers are on every kind of answer.
+PATHS = ["/", "/games/new", "/tower", "/setup/calibrate", "/profile", "/fairness/", "/fairness/report.html",
+         "/fairness/report.json", "/api/session", "/api/games", "/healthz", "/static/common.js",
+         "/manifest.webmanifest", "/no-such-page", "/api/games/no-such-game"]
+
+
+def policy(answer: Answer) -> dict[str, list[str]]:
+    """The Content-Security-Policy as {directive: sources}."""
+    header = answer.headers.get("Content-Security-Policy") or ""
+    directives = [part.split() for part in header.split(";") if part.strip()]
+    return {words[0]: words[1:] for words in directives}
+
+
+def assert_hardened(answer: Answer, what: str) -> None:
+    csp = policy(answer)
+    assert csp.get("script-src") == ["'self'"], f"{what}: script-src {csp.get('script-src')}"
+    assert csp.get("default-src") == ["'self'"], what
+    assert csp.get("frame-ancestors") == ["'none'"], what
+    assert csp.get("object-src") == ["'none'"], what
+    assert csp.get("base-uri") == ["'none'"], what
+    assert answer.headers.get("X-Content-Type-Options") == "nosniff", what
+    assert answer.headers.get("Referrer-Policy") == "no-referrer", what
+    assert answer.headers.get("X-Frame-Options") == "DENY", what
+
+
+def test_every_kind_of_answer_carries_the_security_headers(live_server: LiveServer) -> None:
+    stranger = RawClient(live_server.url)
+    for path in PATHS:
+        answer = stranger.send("GET", path)
+        assert answer.status < 500, (path, answer.status)
+        assert_hardened(answer, f"GET {path} ({answer.status})")
+
+
+def test_a_refused_request_carries_them_too(live_server: LiveServer) -> None:
+    stranger = RawClient(live_server.url)
+    no_token = stranger.send("POST", "/api/games", b"{}", {"Content-Type": "application/json", "X-CSRF-Token": "x"})
+    assert no_token.status == 403
+    assert_hardened(no_token, "POST /api/games without the CSRF token")
+
+
+def test_a_game_page_and_its_join_page_cannot_be_framed_or_leak_the_join_link(live_server: LiveServer) -> None:
+    """The pages that show or take a PIN: no inline script, no frame, no Referer."""
+    table = RawClient(live_server.url)
+    created = table.send("POST", "/api/games", b'{"players": [{"name": "Ana", "colour": "blue"}, '
+                         b'{"name": "Ben", "colour": "red"}], "seed": 1}', {"Content-Type": "application/json"})
+    assert created.status == 201, created.body
+    game = created.json()["id"]
+    for path in (f"/games/{game}", f"/games/{game}/join?pin=1234", f"/api/games/{game}"):
+        answer = RawClient(live_server.url).send("GET", path)
+        assert answer.status == 200, path
+        assert_hardened(answer, path)
+        assert b"<script>" not in answer.body, f"{path} has an inline script"
