@@ -11,7 +11,7 @@ import json
 from functools import cache
 from typing import Any
 
-from flask import Blueprint, Flask, abort, g, redirect, request
+from flask import Blueprint, Flask, abort, current_app, g, redirect, request
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel
 
@@ -45,7 +45,8 @@ def switch(code: str) -> ResponseReturnValue:
     if not target.startswith("/") or target.startswith("//") or "\\" in target:
         target = "/"  # only pages of this companion: never an open redirect
     response = redirect(target)
-    response.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True)
+    secure = request.is_secure or bool(current_app.config.get("SESSION_COOKIE_SECURE"))  # as the session's
+    response.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True, secure=secure)
     return response
 
 

@@ -11,11 +11,17 @@ as little as it can:
 * ``Referrer-Policy: no-referrer``: a join link carries its secret in the URL; it never leaves in a
   ``Referer`` header.
 * ``X-Frame-Options: DENY``: ``frame-ancestors 'none'`` for browsers that predate CSP.
+
+And the session cookie (which holds the seats and the CSRF token) is always HttpOnly (no script reads
+it) and SameSite=Lax (another site's form or fetch does not carry it), and Secure whenever the request
+came over TLS, so it never travels in clear once the table uses HTTPS. Behind a reverse proxy that ends
+TLS, set ``SESSION_COOKIE_SECURE`` to true in config.json (the proxy's requests arrive as plain HTTP).
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, request
+from flask.sessions import SecureCookieSessionInterface
 
 #: What the pages really load: their own scripts, styles and images, ``data:`` images (the fairness
 #: plots), inline style attributes (swatches), and fetch/EventSource to this companion.
@@ -48,6 +54,21 @@ def add_security_headers(response: Response) -> Response:
     return response
 
 
+class HardenedSessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie session whose cookie is HttpOnly, SameSite=Lax and, over TLS, Secure,
+    whatever the configuration says (a weaker setting would only help an attacker)."""
+
+    def get_cookie_httponly(self, app: Flask) -> bool:
+        return True
+
+    def get_cookie_samesite(self, app: Flask) -> str:
+        return "Lax"
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return request.is_secure or super().get_cookie_secure(app)
+
+
 def install(app: Flask) -> None:
-    """Harden ``app``: the security headers on every response."""
+    """Harden ``app``: the security headers on every response and the hardened session cookie."""
     app.after_request(add_security_headers)
+    app.session_interface = HardenedSessionInterface()

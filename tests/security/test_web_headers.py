@@ -1,8 +1,10 @@
 """Every answer of a live server tells the browser to trust as little as it can: a Content-Security-Policy
 without inline script that forbids framing, ``nosniff``, no referrer (join links carry secrets) and
-``X-Frame-Options``."""
+``X-Frame-Options``; the session and language cookies are HttpOnly, SameSite=Lax and, over TLS, Secure."""
 
 from __future__ import annotations
+
+from flask import Flask
 
 from tests.conftest import LiveServer
 from tests.security.live import Answer, RawClient
@@ -59,3 +61,37 @@ def test_a_game_page_and_its_join_page_cannot_be_framed_or_leak_the_join_link(li
         assert answer.status == 200, path
         assert_hardened(answer, path)
         assert b"<script>" not in answer.body, f"{path} has an inline script"
+
+
+def cookie(set_cookies: list[str], name: str) -> list[str]:
+    """The attributes of the ``Set-Cookie`` header for ``name``, lower-cased (``["httponly", "samesite=lax"]``)."""
+    for header in set_cookies:
+        if header.startswith(f"{name}="):
+            return [part.strip().lower() for part in header.split(";")[1:]]
+    raise AssertionError(f"no {name} cookie in {set_cookies}")
+
+
+def test_the_session_cookie_is_httponly_and_samesite_lax_and_not_secure_over_plain_http(
+        live_server: LiveServer) -> None:
+    stranger = RawClient(live_server.url)
+    stranger.cookies.clear()  # a new browser: the answer starts its session
+    attributes = cookie(stranger.send("GET", "/api/session").set_cookies(), "session")
+    assert "httponly" in attributes
+    assert "samesite=lax" in attributes
+    assert "secure" not in attributes  # plain HTTP: a Secure cookie would never come back
+
+
+def test_the_language_cookie_is_httponly_and_samesite_lax_over_plain_http(live_server: LiveServer) -> None:
+    answer = RawClient(live_server.url).send("GET", "/language/de?next=/tower")
+    attributes = cookie(answer.set_cookies(), "keshi_lang")
+    assert "httponly" in attributes and "samesite=lax" in attributes
+    assert "secure" not in attributes
+
+
+def test_over_tls_both_cookies_are_secure(app: Flask) -> None:
+    """Behind TLS (``wsgi.url_scheme`` https) the cookies are sent back only over TLS."""
+    client = app.test_client()
+    session = client.get("/api/session", base_url="https://keshi.example")
+    assert {"secure", "httponly", "samesite=lax"} <= set(cookie(session.headers.getlist("Set-Cookie"), "session"))
+    language = client.get("/language/de?next=/", base_url="https://keshi.example")
+    assert {"secure", "httponly", "samesite=lax"} <= set(cookie(language.headers.getlist("Set-Cookie"), "keshi_lang"))
