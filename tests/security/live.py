@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import http.client
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import Message
 from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
+
+import pytest
+
+from tests.conftest import LiveServer, start_server
 
 
 @dataclass
@@ -63,3 +68,12 @@ class RawClient:
     def post_json_text(self, path: str, text: str) -> Answer:
         """POST ``text`` as an ``application/json`` body (it need not be valid JSON)."""
         return self.send("POST", path, text.encode(), {"Content-Type": "application/json"})
+
+
+def serve_for_module(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[LiveServer]:
+    """A ``keshi serve`` shared by a module's tests (each test file starts its own: ~3 s each time)."""
+    server = start_server(tmp_path_factory.mktemp(name) / "instance")
+    yield server
+    if server.process.poll() is None:
+        server.process.kill()
+        server.process.wait()

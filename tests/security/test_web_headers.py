@@ -4,10 +4,20 @@ without inline script that forbids framing, ``nosniff``, no referrer (join links
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
 from flask import Flask
 
 from tests.conftest import LiveServer
-from tests.security.live import Answer, RawClient
+from tests.security.live import Answer, RawClient, serve_for_module
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for this file's requests (they change nothing another test reads)."""
+    yield from serve_for_module(tmp_path_factory, "headers")
+
 
 #: Pages, API answers, static files, downloads and errors: the headers are on every kind of answer.
 PATHS = ["/", "/games/new", "/tower", "/setup/calibrate", "/profile", "/fairness/", "/fairness/report.html",
@@ -34,30 +44,30 @@ def assert_hardened(answer: Answer, what: str) -> None:
     assert answer.headers.get("X-Frame-Options") == "DENY", what
 
 
-def test_every_kind_of_answer_carries_the_security_headers(live_server: LiveServer) -> None:
-    stranger = RawClient(live_server.url)
+def test_every_kind_of_answer_carries_the_security_headers(server: LiveServer) -> None:
+    stranger = RawClient(server.url)
     for path in PATHS:
         answer = stranger.send("GET", path)
         assert answer.status < 500, (path, answer.status)
         assert_hardened(answer, f"GET {path} ({answer.status})")
 
 
-def test_a_refused_request_carries_them_too(live_server: LiveServer) -> None:
-    stranger = RawClient(live_server.url)
+def test_a_refused_request_carries_them_too(server: LiveServer) -> None:
+    stranger = RawClient(server.url)
     no_token = stranger.send("POST", "/api/games", b"{}", {"Content-Type": "application/json", "X-CSRF-Token": "x"})
     assert no_token.status == 403
     assert_hardened(no_token, "POST /api/games without the CSRF token")
 
 
-def test_a_game_page_and_its_join_page_cannot_be_framed_or_leak_the_join_link(live_server: LiveServer) -> None:
+def test_a_game_page_and_its_join_page_cannot_be_framed_or_leak_the_join_link(server: LiveServer) -> None:
     """The pages that show or take a PIN: no inline script, no frame, no Referer."""
-    table = RawClient(live_server.url)
+    table = RawClient(server.url)
     created = table.send("POST", "/api/games", b'{"players": [{"name": "Ana", "colour": "blue"}, '
                          b'{"name": "Ben", "colour": "red"}], "seed": 1}', {"Content-Type": "application/json"})
     assert created.status == 201, created.body
     game = created.json()["id"]
     for path in (f"/games/{game}", f"/games/{game}/join?pin=1234", f"/api/games/{game}"):
-        answer = RawClient(live_server.url).send("GET", path)
+        answer = RawClient(server.url).send("GET", path)
         assert answer.status == 200, path
         assert_hardened(answer, path)
         assert b"<script>" not in answer.body, f"{path} has an inline script"
@@ -72,8 +82,8 @@ def cookie(set_cookies: list[str], name: str) -> list[str]:
 
 
 def test_the_session_cookie_is_httponly_and_samesite_lax_and_not_secure_over_plain_http(
-        live_server: LiveServer) -> None:
-    stranger = RawClient(live_server.url)
+        server: LiveServer) -> None:
+    stranger = RawClient(server.url)
     stranger.cookies.clear()  # a new browser: the answer starts its session
     attributes = cookie(stranger.send("GET", "/api/session").set_cookies(), "session")
     assert "httponly" in attributes
@@ -81,8 +91,8 @@ def test_the_session_cookie_is_httponly_and_samesite_lax_and_not_secure_over_pla
     assert "secure" not in attributes  # plain HTTP: a Secure cookie would never come back
 
 
-def test_the_language_cookie_is_httponly_and_samesite_lax_over_plain_http(live_server: LiveServer) -> None:
-    answer = RawClient(live_server.url).send("GET", "/language/de?next=/tower")
+def test_the_language_cookie_is_httponly_and_samesite_lax_over_plain_http(server: LiveServer) -> None:
+    answer = RawClient(server.url).send("GET", "/language/de?next=/tower")
     attributes = cookie(answer.set_cookies(), "keshi_lang")
     assert "httponly" in attributes and "samesite=lax" in attributes
     assert "secure" not in attributes
