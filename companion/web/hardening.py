@@ -23,6 +23,8 @@ from __future__ import annotations
 from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface
 
+from companion.web import json_depth
+
 #: What the pages really load: their own scripts, styles and images, ``data:`` images (the fairness
 #: plots), inline style attributes (swatches), and fetch/EventSource to this companion.
 CONTENT_SECURITY_POLICY = "; ".join((
@@ -69,6 +71,8 @@ class HardenedSessionInterface(SecureCookieSessionInterface):
 
 
 def install(app: Flask) -> None:
-    """Harden ``app``: the security headers on every response and the hardened session cookie."""
+    """Harden ``app``: the security headers on every response, the hardened session cookie, and
+    JSON bodies of a bounded depth (``companion.web.json_depth``)."""
     app.after_request(add_security_headers)
     app.session_interface = HardenedSessionInterface()
+    json_depth.install(app)
