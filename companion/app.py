@@ -25,6 +25,7 @@ from companion.errors import ConfigError
 from companion.events import EventBus
 from companion.hardware import tower_mode
 from companion.i18n import web as i18n_web
+from companion.instance_files import private_folder, tighten_file, write_private_file
 from companion.publish.publisher import publisher_settings, start_publisher
 from companion.store import open_instance_store
 from companion.tower.service import TowerService
@@ -102,6 +103,7 @@ def register_web(app: Flask) -> None:
         calibration,
         game_stream,
         games_api,
+        hardening,
         health,
         host,
         installable,
@@ -119,6 +121,7 @@ def register_web(app: Flask) -> None:
     app.extensions["keshi.tower_link"] = link
     app.extensions["keshi.owner_code"] = _owner_code(Path(app.instance_path))
     access.install(app)
+    hardening.install(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(tower_page.bp)
@@ -161,9 +164,10 @@ def check_settings(config: Any) -> None:
 
 
 def ensure_writable_instance(instance: Path) -> None:
-    """Create the instance folder if needed; raise ``ConfigError`` if it cannot be written."""
+    """Create the instance folder if needed, this user's only (0700: ``companion.instance_files``);
+    raise ``ConfigError`` if it cannot be written."""
     try:
-        instance.mkdir(parents=True, exist_ok=True)
+        private_folder(instance)
         with tempfile.TemporaryFile(dir=instance):
             pass
     except OSError as exc:
@@ -180,11 +184,12 @@ def _owner_code(instance: Path) -> str:
 
 
 def _secret_key(instance: Path) -> str:
-    """The instance's persistent secret key (sessions survive restarts), made on first start."""
+    """The instance's persistent secret key (sessions survive restarts), made on first start (0600)."""
     key_file = instance / "secret_key"
-    if not key_file.exists():
-        key_file.write_text(secrets.token_hex(32))
-        key_file.chmod(0o600)
+    if key_file.exists():
+        tighten_file(key_file)  # an older version wrote it before it made it private
+    else:
+        write_private_file(key_file, secrets.token_hex(32))
     return key_file.read_text().strip()
 
 

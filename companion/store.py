@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.errors import StoreError
 from companion.i18n import Msg
+from companion.instance_files import private_database
 
 #: Schema modules, each defining ``COMPONENT: str`` and ``MIGRATIONS: tuple[str, ...]``.
 MIGRATION_MODULES: tuple[str, ...] = ("companion.store_schema", "companion.table.game_records",
@@ -153,5 +154,11 @@ def _statements(script: str) -> list[str]:
 
 
 def open_instance_store(instance_dir: Path) -> Store:
-    """Open (creating and migrating if needed) the store of an instance folder."""
-    return Store(instance_dir / DATABASE_FILENAME)
+    """Open (creating and migrating if needed) the store of an instance folder; the database and its
+    ``-wal`` and ``-shm`` files are this user's only (0600, ``companion.instance_files``)."""
+    path = instance_dir / DATABASE_FILENAME
+    try:
+        private_database(path)
+    except OSError as exc:
+        raise StoreError(f"cannot open the database {path}: {exc.strerror or exc}") from exc
+    return Store(path)

@@ -15,6 +15,7 @@ from pathlib import Path
 from companion import COLOURS
 from companion.errors import ConfigError
 from companion.i18n import Msg
+from companion.instance_files import private_folder
 
 DEFAULT_INSTANCE = Path("instance")
 INSTANCE_HELP = "instance folder (default ./instance, as for keshi serve)"
@@ -93,7 +94,7 @@ def _instance_dir(path: Path, create: bool) -> Path:
     if not path.exists():
         if not create:
             raise ConfigError(f"instance folder {path} does not exist")
-        path.mkdir(parents=True)
+        private_folder(path)  # as the app makes it (0700)
     return path
 
 

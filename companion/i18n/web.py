@@ -8,10 +8,12 @@ gives templates ``locale`` and the catalog for ``t()`` in JavaScript, and adds `
 from __future__ import annotations
 
 import json
+import unicodedata
 from functools import cache
 from typing import Any
+from urllib.parse import unquote
 
-from flask import Blueprint, Flask, abort, g, redirect, request
+from flask import Blueprint, Flask, abort, current_app, g, redirect, request
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel
 
@@ -41,12 +43,29 @@ def switch(code: str) -> ResponseReturnValue:
     """Remember ``code`` for this browser and go back to the page the switch was used on."""
     if code not in LANGUAGES:
         abort(404)
-    target = request.args.get("next", "/")
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        target = "/"  # only pages of this companion: never an open redirect
-    response = redirect(target)
-    response.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True)
+    response = redirect(path_of_this_site(request.args.get("next", "/")))
+    secure = request.is_secure or bool(current_app.config.get("SESSION_COOKIE_SECURE"))  # as the session's
+    response.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True, secure=secure)
     return response
+
+
+def path_of_this_site(target: str) -> str:
+    """``target`` if it can only name a page of this site, else ``/``: never an open redirect.
+
+    A browser reads ``//host``, ``/\\host`` and ``https://host`` as another site, and drops tabs and
+    newlines from a URL before reading it (``/<tab>/host`` is ``//host``). So only a path that starts
+    with one ``/``, with no backslash, control character or white space is kept; its path part (before
+    ``?``) must pass percent-decoded once more too (as a proxy might decode it).
+    """
+    path_part = target.split("?", 1)[0].split("#", 1)[0]
+    return target if _plain_local_path(target) and _plain_local_path(unquote(path_part)) else "/"
+
+
+def _plain_local_path(text: str) -> bool:
+    """True for ``/...`` with no ``//`` start, no backslash, no control, format or space character."""
+    if not text.startswith("/") or text.startswith("//") or "\\" in text:
+        return False
+    return not any(ch.isspace() or unicodedata.category(ch)[0] in "CZ" for ch in text)
 
 
 @cache

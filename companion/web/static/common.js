@@ -1,6 +1,15 @@
 // Shared helpers: JSON requests that carry this session's CSRF token, colour chips, and t() for the
 // page's language (docs/i18n.md): t("English text {name}", {name: value}) looks the English text up
 // in the catalog base.html puts in <script id="keshi-i18n"> and falls back to English.
+
+// A page's data comes as JSON blocks (the Content-Security-Policy allows no inline script), e.g.
+// <script type="application/json" data-global="PALETTE">[...]</script>; each is set here as
+// window.PALETTE, before the page's own scripts run (base.html puts the blocks above this file).
+document.querySelectorAll('script[type="application/json"][data-global]').forEach(function (block) {
+  "use strict";
+  window[block.dataset.global] = JSON.parse(block.textContent);
+});
+
 window.Keshi = (function () {
   "use strict";
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
@@ -75,7 +84,7 @@ window.Keshi = (function () {
   }
 
   // A colour as a chip: swatch, symbol and name (never the hue alone), optionally with a count.
-  // The page sets window.PALETTE ([{name, hex, symbol}]) before using it.
+  // The page hands over window.PALETTE ([{name, hex, symbol}]) as a data block before using it.
   function chip(colour, count) {
     const c = (window.PALETTE || []).find(function (p) { return p.name === colour; }) || {hex: "#666", symbol: "?"};
     return '<span class="chip" data-colour="' + esc(colour) + '"><span class="swatch" style="background:' + c.hex +

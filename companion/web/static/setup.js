@@ -256,6 +256,9 @@
     });
   });
 
+  // The wizard is a form for its fields only: Enter never submits it (the steps' buttons lead on).
+  document.getElementById("wizard").addEventListener("submit", function (event) { event.preventDefault(); });
+
   addPlayer("");
   addPlayer("");
   gameChanged();
