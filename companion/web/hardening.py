@@ -1,4 +1,5 @@
-"""Web hardening of the companion's app: security headers on every response (docs/security.md).
+"""Web hardening of the companion's app: security headers on every response, a hardened session
+cookie and bounded JSON bodies (``companion.web.json_depth``); docs/security.md.
 
 The table's network is shared (a café's Wi-Fi, a convention hall), so the browser is told to trust
 as little as it can:
