@@ -36,9 +36,12 @@ class Answer:
 class RawClient:
     """One browser session against a running ``keshi serve``, with its CSRF token at hand."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, source: str = "127.0.0.1") -> None:
+        """``source``: the address this client connects from. The companion's own screen is 127.0.0.1;
+        another loopback address (127.0.0.2, ...) is a different device on the table's network."""
         parts = urlsplit(base_url)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.source = source
         self.cookies: dict[str, str] = {}
         self.csrf = str(self.send("GET", "/api/session").json()["csrf"])
 
@@ -50,7 +53,7 @@ class RawClient:
             sent.setdefault("X-CSRF-Token", self.csrf)
         if self.cookies:
             sent["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=20)
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=20, source_address=(self.source, 0))
         try:
             connection.putrequest(method, path, skip_accept_encoding=True)
             for name, value in {**sent, "Content-Length": str(len(body or b""))}.items():
@@ -64,6 +67,11 @@ class RawClient:
             for name, morsel in SimpleCookie(header).items():
                 self.cookies[name] = morsel.value
         return answer
+
+    def call(self, method: str, path: str, body: Any = None) -> Answer:
+        """A JSON request (``body`` serialised; none for ``None``)."""
+        data = None if body is None else json.dumps(body).encode()
+        return self.send(method, path, data, {"Content-Type": "application/json"} if data is not None else None)
 
     def post_json_text(self, path: str, text: str) -> Answer:
         """POST ``text`` as an ``application/json`` body (it need not be valid JSON)."""
