@@ -53,6 +53,12 @@ def csrf_of(client: FlaskClient) -> str:
 
 @pytest.fixture
 def table(client: FlaskClient) -> Table:
+    return new_table(client)
+
+
+def new_table(client: FlaskClient) -> Table:
+    """A fresh 2-player game made by ``client`` (the companion's own screen), its tower checked, the
+    client playing for everyone."""
     csrf = csrf_of(client)
     response = client.post("/api/games", json={"players": PLAYERS, "seed": 3}, headers={"X-CSRF-Token": csrf})
     assert response.status_code == 201, response.get_json()
