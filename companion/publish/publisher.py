@@ -43,7 +43,7 @@ from companion.errors import ConfigError
 from companion.events import EventBus, Subscription
 from companion.publish import outbox
 from companion.publish.broker import BrokerSettings, client_id_for, parse_broker
-from companion.publish.discovery import discovery_messages
+from companion.publish.discovery import discovery_messages, legacy_topics
 from companion.publish.state import TowerState
 from companion.publish.topics import (
     DEFAULT_DISCOVERY_PREFIX,
@@ -254,6 +254,8 @@ class Publisher:
         log.info("connected to %s; resending after outbox entry %d", self.settings.broker.display, self.acked)
         self._client.publish(self._topic("availability"), ONLINE, qos=1, retain=True)
         if self.settings.discovery_prefix is not None:
+            for name in legacy_topics(self.settings.slug, self.settings.discovery_prefix):
+                self._client.publish(name, b"", qos=1, retain=True)  # an empty config removes the old entity
             for name, config in discovery_messages(self.settings.tower, self.settings.slug, self.settings.prefix,
                                                    self.settings.discovery_prefix):
                 self._client.publish(name, json.dumps(config), qos=1, retain=True)
