@@ -83,8 +83,8 @@ class HubStore:
 
     def __init__(self, url: str) -> None:
         self.engine = engine_for(url)
-        #: The database for logs and pages: no password.
-        self.display = self.engine.url.render_as_string(hide_password=True)
+        #: The database as the user typed it, for logs and messages: the password shown as ``***``.
+        self.display = make_url(url).render_as_string(hide_password=True)
 
     def migrate(self) -> None:
         """Bring the schema up to date with Alembic (each migration runs once, in order)."""
@@ -95,7 +95,7 @@ class HubStore:
                 config.attributes["connection"] = conn
                 command.upgrade(config, "head")
         except SQLAlchemyError as exc:
-            raise ConfigError(f"cannot use the hub database {self.display}: {failure_reason(exc)}") from None
+            raise ConfigError(f"cannot use the hub database {self.display}: {failure_words(exc)}") from None
 
     # -- ingest -----------------------------------------------------------------------------------
     def write_batch(self, batch: Batch) -> None:
@@ -249,3 +249,14 @@ class HubStore:
 def failure_reason(exc: SQLAlchemyError) -> str:
     """A short reason for a database failure: the driver's error class, never the URL or password."""
     return type(getattr(exc, "orig", None) or exc).__name__
+
+
+def failure_words(exc: SQLAlchemyError) -> str:
+    """Why the database refused, in the driver's own words (libpq's first line, which never holds the
+    password), with what to do about a missing or wrong password."""
+    cause = getattr(exc, "orig", None) or exc
+    lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
+    words = " ".join(lines)[:300] if lines else failure_reason(exc)
+    if "password" in words:
+        words += " (the password comes from PGPASSWORD or ~/.pgpass, never from the URL on the command line)"
+    return f"{words} [{failure_reason(exc)}]"

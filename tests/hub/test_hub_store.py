@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from companion import COLOURS
+from companion.errors import ConfigError
 from companion.hub.store import Batch, HubStore
 from tests.hub.conftest import needs_servers
 
@@ -84,3 +85,14 @@ def test_towers_lists_state_and_counts(hub_store: HubStore) -> None:
     hub_store.write_batch(Batch(availability=[{"slug": "table_1", "online": False}]))
     (tower,) = hub_store.towers()
     assert (tower["name"], tower["online"], tower["tosses"], tower["state"]) == ("Table 1", False, 1, {"verdict": "x"})
+
+
+def test_a_database_that_cannot_be_used_is_named_with_the_reason_and_no_password(postgres: Any) -> None:
+    url = f"postgresql://nobody-here:pw-secret@127.0.0.1:{postgres.port}/keshi"
+    store = HubStore(url)
+    with pytest.raises(ConfigError) as refused:
+        store.migrate()
+    store.close()
+    message = str(refused.value)
+    assert f"postgresql://nobody-here:***@127.0.0.1:{postgres.port}/keshi" in message
+    assert 'role "nobody-here" does not exist' in message and "pw-secret" not in message

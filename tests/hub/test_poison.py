@@ -5,6 +5,8 @@ tosses are stored as before; a body naming another tower is refused, whatever it
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -136,6 +138,12 @@ def test_poison_from_one_table_is_set_aside_and_the_others_are_stored(
         simulate_into_store(stores["Table 3"], 5, TowerParams(), seed=99, tower="Table 3")
         assert wait_until(lambda: count(database, "hub_tosses") == 106, 20)
         assert count(database, "hub_dead_letters") == len(bad)
+
+        # someone looks at them, then clears them: the hub is "ok" again
+        listed = keshi_hub(database, "--dead-letters")
+        assert "keshi/table_1/toss" in listed and "names the tower 'Table 2'" in listed
+        keshi_hub(database, "--clear-dead-letters")
+        assert healthz(hub.url)["status"] == "ok"
     finally:
         hub.stop()
         for publisher in publishers:
@@ -164,6 +172,12 @@ def test_a_message_the_database_itself_refuses_is_set_aside_and_its_batch_stored
         assert row == ("keshi/table_4/toss", "the database refused it (CheckViolation)")
     finally:
         hub.stop()
+
+
+def keshi_hub(database: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "hub", "--database", database, *args],
+                          capture_output=True, text=True, check=True, timeout=60)
+    return done.stdout
 
 
 def count(database: str, table: str) -> int:
