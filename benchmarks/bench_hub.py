@@ -1,8 +1,8 @@
-"""Hub benchmark: ingest rate and end-to-end latency through real Mosquitto and PostgreSQL.
+"""Hub benchmark: ingest rate, end-to-end latency and recovery through real Mosquitto and PostgreSQL.
 
-Starts Debian's Mosquitto and PostgreSQL 15 on free loopback ports (as ``tests/hub`` does), a real
-``keshi hub`` process, and three simulated towers (each a companion store with its publisher). It
-prints
+Starts Debian's Mosquitto with the shipped broker configuration (``companion/hub/mosquitto/keshi.conf``,
+as ``tests/hub`` does) and PostgreSQL 15 on free loopback ports, a real ``keshi hub`` process, and
+three simulated towers (each a companion store with its publisher). It prints
 
 * ingest: a backlog of tosses stored on the three towers while nothing published, then all three
   publishers started at once: tosses stored by the hub per second, from its first stored toss to
@@ -11,14 +11,19 @@ prints
   as the tower service stores them), the time from each toss's commit on its tower to its commit in
   the hub's PostgreSQL: p50 / p95 / p99 / max (target p99 <= 500 ms). The publishers here are not
   woken by the event bus (no tower service runs), so they find new tosses by polling every 100 ms,
-  the slow path; on a table the tower's bus events wake them at once.
+  the slow path; on a table the tower's bus events wake them at once;
+* recovery: a backlog queued by the broker for a paused hub, then the broker killed and restarted
+  without its store (everything it had acknowledged is gone): the time from the restart until the
+  hub holds every toss again, and how many were lost or stored twice (target: 0 and 0).
 
-Run: ``.venv/bin/python benchmarks/bench_hub.py [--backlog 6000] [--rate 60] [--seconds 15]``.
+Run: ``make bench-hub`` or ``.venv/bin/python benchmarks/bench_hub.py [--backlog 20000] [--rate 60]
+[--seconds 15] [--recovery 3000]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import statistics
 import sys
 import tempfile
@@ -34,7 +39,7 @@ from companion.fairness.simulate import simulate_into_store  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.tower.model import TowerParams  # noqa: E402
 from companion.tower.record import TossRecord, iter_tosses, save_toss  # noqa: E402
-from tests.hub.conftest import start_hub, tower_publisher  # noqa: E402
+from tests.hub.conftest import HubProcess, start_hub, tower_publisher  # noqa: E402
 from tests.hub.servers import Mosquitto, Postgres, missing_binaries  # noqa: E402
 
 TOWERS = ("Table 1", "Table 2", "Table 3")
@@ -118,11 +123,48 @@ def end_to_end(work: Path, broker: Mosquitto, database: str, rate: float, second
         store.close()
 
 
+def recovery(work: Path, broker: Mosquitto, database: str, hub: HubProcess, tosses: int) -> None:
+    stores = [Store(work / f"recovery-{i}.sqlite3") for i in range(len(TOWERS))]
+    names = [f"{name} (recovery)" for name in TOWERS]
+    publishers = [tower_publisher(store, name, broker, poll_s=0.1) for store, name in zip(stores, names, strict=True)]
+    before = hub_count(database)
+    hub.process.send_signal(signal.SIGSTOP)  # the hub falls behind: the broker queues the tosses for it
+    for i, (store, name) in enumerate(zip(stores, names, strict=True)):
+        simulate_into_store(store, tosses // len(TOWERS), TowerParams(), seed=200 + i, tower=name)
+    total = tosses // len(TOWERS) * len(TOWERS)
+    deadline = time.monotonic() + 120
+    while any(publisher.backlog() for publisher in publishers) and time.monotonic() < deadline:
+        time.sleep(0.05)  # every toss acknowledged by the broker ...
+    broker.restart_forgetting()  # ... which then loses them all, with the hub's session
+    restarted = time.monotonic()
+    hub.process.send_signal(signal.SIGCONT)
+    done = wait_for_count(database, before + total, timeout=300)
+    time.sleep(2.0)  # anything still arriving would be a duplicate
+    with psycopg.connect(database) as conn:
+        row = conn.execute("SELECT COUNT(*), COUNT(DISTINCT (tower, toss_id)) FROM hub_tosses"
+                           " WHERE tower LIKE '%(recovery)'").fetchone()
+    assert row is not None
+    print(f"recovery: {total:,} tosses acknowledged by the broker, then the broker restarted without its store: "
+          f"all stored {done - restarted:.1f} s after the restart; lost {total - row[1]}, "
+          f"stored twice {row[0] - row[1]} (target 0 and 0)")
+    for publisher in publishers:
+        publisher.stop()
+    for store in stores:
+        store.close()
+
+
+def hub_count(database: str) -> int:
+    with psycopg.connect(database) as conn:
+        row = conn.execute("SELECT COUNT(*) FROM hub_tosses").fetchone()
+    return int(row[0]) if row else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backlog", type=int, default=6000, help="tosses in the ingest backlog (all towers)")
+    parser.add_argument("--backlog", type=int, default=20000, help="tosses in the ingest backlog (all towers)")
     parser.add_argument("--rate", type=float, default=60.0, help="tosses per second, all towers, end-to-end run")
     parser.add_argument("--seconds", type=float, default=15.0, help="length of the end-to-end run")
+    parser.add_argument("--recovery", type=int, default=3000, help="tosses lost by the broker in the recovery run")
     args = parser.parse_args()
     missing = missing_binaries()
     if missing:
@@ -139,6 +181,7 @@ def main() -> int:
             try:
                 ingest(work, broker, database, args.backlog)
                 end_to_end(work, broker, database, args.rate, args.seconds)
+                recovery(work, broker, database, hub, args.recovery)
             finally:
                 hub.stop()
         finally:

@@ -8,6 +8,7 @@ recorded, so anyone can see what the statistics make of a tower whose bias they 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -16,6 +17,9 @@ from companion import COLOURS
 from companion.errors import ConfigError
 from companion.i18n import Msg
 from companion.instance_files import private_folder
+
+#: The tower name of an instance whose config.json names none (the dashboard's default too).
+DEFAULT_TOWER_NAME = "default"
 
 DEFAULT_INSTANCE = Path("instance")
 INSTANCE_HELP = "instance folder (default ./instance, as for keshi serve)"
@@ -84,7 +88,8 @@ def register(tower_subparsers: argparse._SubParsersAction[argparse.ArgumentParse
     )
     simulate.add_argument("--seed", type=int, help="random seed, for a repeatable log")
     simulate.add_argument("--instance", type=Path, default=DEFAULT_INSTANCE, help=INSTANCE_HELP)
-    simulate.add_argument("--tower", default="simulated", help="tower name to record (default 'simulated')")
+    simulate.add_argument("--tower", help="tower name to record (default: the instance's TOWER_NAME, as the "
+                                           "dashboard records its tosses)")
     simulate.set_defaults(func=run_simulate)
 
 
@@ -129,7 +134,22 @@ def run_simulate(args: argparse.Namespace) -> int:
     from companion.tower.model import TowerParams
 
     params = TowerParams(layer=args.layer, bias=dict(args.bias))
-    with open_instance_store(_instance_dir(args.instance, create=True)) as store:
-        summary = simulate_into_store(store, args.tosses, params, seed=args.seed, tower=args.tower)
+    instance = _instance_dir(args.instance, create=True)
+    tower = args.tower or _instance_tower(instance)
+    with open_instance_store(instance) as store:
+        summary = simulate_into_store(store, args.tosses, params, seed=args.seed, tower=tower)
     print(summary)
     return 0
+
+
+def _instance_tower(instance: Path) -> str:
+    """The instance's ``TOWER_NAME`` (config.json; ``default`` without one, as the dashboard has it)."""
+    path = instance / "config.json"
+    try:
+        config = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
+    name = config.get("TOWER_NAME", DEFAULT_TOWER_NAME) if isinstance(config, dict) else None
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(f"TOWER_NAME in {path} must be a non-empty text, not {name!r}")
+    return name

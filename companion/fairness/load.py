@@ -24,9 +24,12 @@ instead of failing the whole log: the report states what it left out and analyse
 from __future__ import annotations
 
 import json
+import sqlite3
+import threading
 import warnings
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,22 +193,58 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
     where, params = toss_filter(tower, since)
     # a toss nobody counted (no camera count, no correction by the table) says nothing about release
     where += _COUNTED
-    # how many tosses (counting the drop times too, with SQLite's replace, took longer than the
-    # statistics: their array is sized from the first page instead)
-    result = _Filling(int(store.query("SELECT count(*) FROM tosses" + where, params)[0][0]))
-    where += " AND id > ?"
-    ids: dict[object, object] = {}  # one string object per game/session id, shared by its tosses
-    for after, joined in _joined_pages(store, where, params):
-        page = _parse_joined(joined, ids)
-        row_ids = np.array(str(joined[1]).split(","), dtype=np.int64)
-        if page is None or not (np.diff(row_ids) > 0).all():  # anything unusual: row by row
-            rows = store.query(_ROW_QUERY + where + " ORDER BY id LIMIT ?", [*params, after, PAGE_ROWS])
-            page = _parse_page(rows, ids)
-        result.add(page)
+    with _snapshot(store) as snapshot:  # the count and every page see the same tosses, whatever is stored meanwhile
+        # how many tosses (counting the drop times too, with SQLite's replace, took longer than the
+        # statistics: their array is sized from the first page instead)
+        result = _Filling(int(snapshot.query("SELECT count(*) FROM tosses" + where, params)[0][0]))
+        where += " AND id > ?"
+        ids: dict[object, object] = {}  # one string object per game/session id, shared by its tosses
+        for after, joined in _joined_pages(snapshot, where, params):
+            page = _parse_joined(joined, ids)
+            row_ids = np.array(str(joined[1]).split(","), dtype=np.int64)
+            if page is None or not (np.diff(row_ids) > 0).all():  # anything unusual: row by row
+                rows = snapshot.query(_ROW_QUERY + where + " ORDER BY id LIMIT ?", [*params, after, PAGE_ROWS])
+                page = _parse_page(rows, ids)
+            result.add(page)
     return result.finish()
 
 
-def _joined_pages(store: Store, where: str, params: Sequence[object]) -> Iterator[tuple[int, Sequence[object]]]:
+class _Snapshot:
+    """One read transaction on its own read-only connection to the store's file (WAL: writers carry
+    on, this reader keeps seeing the database as it was when the transaction began); thread-safe."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._lock = threading.Lock()
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+
+@contextmanager
+def _snapshot(store: Store) -> Iterator[_Snapshot | Store]:
+    """The store as one consistent snapshot while tosses keep arriving: a read transaction on a
+    second connection. An in-memory store (the hub's scratch copy) has no file to open twice and
+    no other writer: it is read as it is."""
+    if str(store.path) == ":memory:":
+        yield store
+        return
+    conn = sqlite3.connect(f"{store.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
+                           isolation_level=None, timeout=10)
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute("BEGIN")
+        conn.execute("SELECT 1 FROM tosses LIMIT 1")  # a read transaction's snapshot starts at its first read
+        yield _Snapshot(conn)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+def _joined_pages(
+    store: _Snapshot | Store, where: str, params: Sequence[object]
+) -> Iterator[tuple[int, Sequence[object]]]:
     """Each page of the selection as (the row id it starts after, its joined texts), in order; the
     next page is fetched in a helper thread while the caller works on this one (SQLite releases the
     interpreter lock while it runs, so reading and parsing overlap on two cores)."""

@@ -4,6 +4,8 @@
   to every tower, store their tosses and game events, serve the hub dashboard (default port 8090).
 * ``keshi hub --database URL --add-user NAME`` — create or reset a dashboard login (the password is
   asked for, or read from standard input when it is not a terminal) and exit.
+* ``keshi hub --database URL --dead-letters`` — list the messages the hub could not store, with why;
+  ``--clear-dead-letters`` forgets them once looked at (the dashboard then says "ok" again).
 
 Passwords stay out of the command line (where ``ps`` would show them): the broker's comes from
 ``KESHI_MQTT_PASSWORD``, the database's from ``PGPASSWORD`` or ``~/.pgpass`` (libpq's usual places).
@@ -16,9 +18,13 @@ import getpass
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from companion.errors import ConfigError
 from companion.serve_cli import port_number
+
+if TYPE_CHECKING:
+    from companion.hub.store import HubStore
 
 DATABASE_ENV = "KESHI_HUB_DATABASE"
 
@@ -38,6 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--client-id", default="keshi-hub",
                         help="MQTT client id; the broker keeps this hub's queue under it (default: keshi-hub)")
     parser.add_argument("--add-user", metavar="NAME", help="create or reset a dashboard login, then exit")
+    parser.add_argument("--dead-letters", action="store_true",
+                        help="list the messages the hub could not store (newest first), then exit")
+    parser.add_argument("--clear-dead-letters", action="store_true", help="forget those messages, then exit")
     parser.set_defaults(func=run)
 
 
@@ -63,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
             store.close()
         print(f"keshi hub: dashboard user {args.add_user.strip()} saved", file=sys.stderr)
         return 0
+    if args.dead_letters or args.clear_dead_letters:
+        return dead_letters(HubStore(args.database), clear=args.clear_dead_letters)
     if not args.broker:
         raise ConfigError("the hub needs --broker mqtt://HOST[:PORT]")
     broker = parse_broker(args.broker, username=args.username, ca_file=args.ca_file)
@@ -71,6 +82,20 @@ def run(args: argparse.Namespace) -> int:
     from companion.hub.service import serve_hub
 
     serve_hub(broker, HubStore(args.database), args.host, args.port, prefix, args.client_id)
+    return 0
+
+
+def dead_letters(store: HubStore, clear: bool) -> int:
+    """Print the dead letters (or forget them)."""
+    try:
+        store.migrate()
+        if clear:
+            print(f"keshi hub: {store.clear_dead_letters()} dead letter(s) forgotten", file=sys.stderr)
+            return 0
+        for letter in store.dead_letters():
+            print(f"{letter['id']}\t{letter['topic']}\t{letter['reason']}\t{letter['payload']!r}")
+    finally:
+        store.close()
     return 0
 
 

@@ -2,8 +2,9 @@
 
 Everything except ``/login`` and ``/healthz`` needs a logged-in dashboard user (``keshi hub
 --add-user``); pages redirect to the login form, the JSON API answers 401. The login form carries a
-CSRF token and wrong passwords are counted per user name and per address: after
-``MAX_LOGIN_FAILURES`` in a minute, logging in waits (429). The broker appears only as
+CSRF token and wrong passwords are counted per client address, never per user name (a stranger
+guessing must not lock a named user out): after ``FREE_FAILURES`` the address waits, longer after
+each further wrong password (``LoginGuard``), and a right password clears its count. The broker appears only as
 ``mqtt://host:port`` and the database not at all: no page ever shows a credential.
 
 Pages: ``/`` (the tables, refreshed every few seconds from ``/api/towers``), ``/fairness/`` (the
@@ -14,10 +15,11 @@ a table's own dashboard) and ``/fairness/report.json``.
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
 import threading
 import time
-from collections import defaultdict, deque
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -34,8 +36,15 @@ from companion.i18n import LOCALE, Msg
 from companion.i18n.web import init_app as init_i18n
 from companion.publish.state import VERDICT_PENDING
 
-MAX_LOGIN_FAILURES = 10
-LOGIN_WINDOW_S = 60.0
+#: Wrong passwords an address may send before it has to wait.
+FREE_FAILURES = 5
+#: The first wait; each further wrong password doubles it, up to ``MAX_DELAY_S``.
+FIRST_DELAY_S = 2.0
+MAX_DELAY_S = 15 * 60.0
+#: An address with no wrong password for this long starts afresh.
+FORGET_S = 3600.0
+#: Addresses remembered at most (the oldest are forgotten first).
+MAX_ADDRESSES = 10_000
 OPEN_ENDPOINTS = frozenset({"hub.login", "hub.healthz", "static", "i18n.switch"})
 #: The fairness verdict a tower's state message carries (``companion.publish.state``), in player words.
 VERDICT_WORDS: dict[str, Msg] = {
@@ -50,35 +59,60 @@ bp = Blueprint("hub", __name__, template_folder="templates")
 
 
 class LoginGuard:
-    """Counts wrong passwords per key (user name, address) within a sliding minute."""
+    """Wrong passwords per client address, with a wait that grows with each one past ``FREE_FAILURES``.
 
-    def __init__(self) -> None:
-        self._failures: dict[str, deque[float]] = defaultdict(deque)
+    Keyed by address only: a stranger's guesses slow down the stranger, while the user, from their
+    own device, still logs in. ``clock`` is injectable so tests need not wait.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # address -> (count, last)
         self._lock = threading.Lock()
 
-    def blocked(self, *keys: str) -> bool:
-        now = time.monotonic()
+    def wait_s(self, address: str) -> float:
+        """Seconds ``address`` must still wait before its next try (0: it may try now)."""
         with self._lock:
-            for key in keys:
-                failures = self._failures[key]
-                while failures and now - failures[0] > LOGIN_WINDOW_S:
-                    failures.popleft()
-            return any(len(self._failures[key]) >= MAX_LOGIN_FAILURES for key in keys)
+            count, last = self._current(address)
+            return max(0.0, last + self.delay(count) - self._clock())
 
-    def failed(self, *keys: str) -> None:
+    @staticmethod
+    def delay(count: int) -> float:
+        """The wait after ``count`` wrong passwords."""
+        if count < FREE_FAILURES:
+            return 0.0
+        return min(MAX_DELAY_S, FIRST_DELAY_S * 2.0 ** (count - FREE_FAILURES))
+
+    def failed(self, address: str) -> None:
         with self._lock:
-            for key in keys:
-                self._failures[key].append(time.monotonic())
+            count, _ = self._current(address)
+            self._failures[address] = (count + 1, self._clock())
+            self._failures.move_to_end(address)
+            while len(self._failures) > MAX_ADDRESSES:
+                self._failures.popitem(last=False)
+
+    def succeeded(self, address: str) -> None:
+        with self._lock:
+            self._failures.pop(address, None)
+
+    def _current(self, address: str) -> tuple[int, float]:
+        count, last = self._failures.get(address, (0, 0.0))
+        if count and self._clock() - last > FORGET_S:
+            del self._failures[address]
+            return 0, 0.0
+        return count, last
 
 
-def create_hub_app(store: HubStore, status: Callable[[], dict[str, Any]]) -> Flask:
+def create_hub_app(
+    store: HubStore, status: Callable[[], dict[str, Any]], login_guard: LoginGuard | None = None
+) -> Flask:
     """The dashboard app around ``store``; ``status`` tells the ingestor's state."""
     app = Flask(__name__)
     app.debug = False  # never the interactive debugger: anyone on the café network could run code
     app.config.update(SECRET_KEY=store.secret_key(), SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
     app.extensions["keshi.hub.store"] = store
     app.extensions["keshi.hub.status"] = status
-    app.extensions["keshi.hub.logins"] = LoginGuard()
+    app.extensions["keshi.hub.logins"] = login_guard or LoginGuard()
     init_i18n(app)  # first: the login check's refusals are said in the reader's language too
     app.before_request(_require_login)
     app.jinja_env.globals["csrf_token"] = _csrf_token
@@ -122,15 +156,19 @@ def login() -> ResponseReturnValue:
         name = request.form.get("name", "").strip()
         password = request.form.get("password", "")
         guard: LoginGuard = current_app.extensions["keshi.hub.logins"]
-        keys = (f"user:{name}", f"addr:{request.remote_addr}")
-        if guard.blocked(*keys):
-            error, status = str(Msg("Too many wrong passwords: wait a minute and try again.")), 429
+        address = request.remote_addr or "unknown"
+        wait = guard.wait_s(address)
+        if wait > 0:
+            error = str(Msg("Too many wrong passwords from this address: try again in {seconds} s.",
+                            seconds=math.ceil(wait)))
+            status = 429
         elif _store().check_user(name, password):
+            guard.succeeded(address)
             session.clear()
             session["user"] = name
             return redirect(_safe_next(request.args.get("next")))
         else:
-            guard.failed(*keys)
+            guard.failed(address)
             error, status = str(Msg("Wrong name or password.")), 401
     return render_template("hub/login.html", error=error), status
 
@@ -144,15 +182,35 @@ def logout() -> ResponseReturnValue:
 @bp.get("/")
 def towers_page() -> ResponseReturnValue:
     """Every table: online or not, last toss, keshis held, fault, verdict, what the hub stored."""
-    status = current_app.extensions["keshi.hub.status"]()
-    return render_template("hub/towers.html", towers=_towers(), hub=status, user=session["user"])
+    return render_template("hub/towers.html", towers=_towers(), hub=hub_status(), user=session["user"])
 
 
 @bp.get("/api/towers")
 def towers_api() -> ResponseReturnValue:
     """Every tower as stored, each with the ``shown`` texts of its dashboard row (English) and the
     same texts ``said`` in the reader's language."""
-    return jsonify(towers=_towers(), hub=current_app.extensions["keshi.hub.status"]())
+    return jsonify(towers=_towers(), hub=hub_status())
+
+
+def hub_status() -> dict[str, Any]:
+    """The ingestor's state, the database's, the dead letters, and ``health``: ``ok`` or ``degraded``
+    (``health_said``: why, in the reader's language; empty when all is well)."""
+    status: dict[str, Any] = dict(current_app.extensions["keshi.hub.status"]())
+    database = _store().health()
+    dead = _store().dead_letter_count() if database == "ok" else None
+    problems = []
+    if database != "ok":
+        problems.append(Msg("the database cannot be reached ({reason})", reason=database))
+    if not status.get("connected"):
+        problems.append(Msg("the broker is not connected"))
+    if not status.get("writing", True):
+        problems.append(Msg("the hub has stopped storing messages: restart it"))
+    if dead:
+        problems.append(Msg("{count} message(s) could not be stored and were set aside "
+                            "(keshi hub --dead-letters lists them)", count=dead))
+    status.update(database=database, dead_letters=dead, health="degraded" if problems else "ok",
+                  health_said="; ".join(str(problem) for problem in problems))
+    return status
 
 
 def _towers() -> list[dict[str, Any]]:
@@ -219,12 +277,13 @@ def fairness_json() -> ResponseReturnValue:
 
 @bp.get("/healthz")
 def healthz() -> ResponseReturnValue:
-    """Database and broker status for a monitor (no login, nothing secret)."""
-    database = _store().health()
-    connected = bool(current_app.extensions["keshi.hub.status"]()["connected"])
-    body = {"status": "ok" if database == "ok" and connected else "degraded", "database": database,
-            "broker_connected": connected}
-    return jsonify(body), 200 if database == "ok" else 503
+    """Database, broker and writer status and the dead letters' count, for a monitor (no login,
+    nothing secret): ``degraded`` with the reasons when anything is wrong, 503 without a database."""
+    status = hub_status()
+    body = {"status": status["health"], "database": status["database"], "broker_connected": bool(status["connected"]),
+            "writing": bool(status.get("writing", True)), "dead_letters": status["dead_letters"],
+            "problems": status["health_said"]}
+    return jsonify(body), 200 if status["database"] == "ok" else 503
 
 
 def _filters() -> dict[str, str | None]:

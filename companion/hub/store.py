@@ -4,12 +4,15 @@ Exactly once: a toss is keyed by (tower, toss_id) and a game event by (tower, ev
 redelivered message finds its row already there and changes nothing (``ON CONFLICT``). A toss
 message with a higher ``revision`` (the table corrected the toss after it was first published)
 replaces the row; an older one arriving late never does. A batch is one transaction: the ingestor
-acknowledges its messages to the broker only after ``write_batch`` has committed.
+acknowledges its messages to the broker only after ``write_batch`` has committed. A message that
+cannot be stored is kept in ``hub_dead_letters`` with its reason (``dead_letter``), and the towers'
+marks (``companion.hub.marks``) are written in the same transaction as the rows that moved them.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import time
 from collections.abc import Sequence
@@ -26,7 +29,15 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from companion.errors import ConfigError
-from companion.hub.tables import hub_game_events, hub_settings, hub_tosses, hub_towers, hub_users
+from companion.hub.tables import (
+    hub_dead_letters,
+    hub_game_events,
+    hub_marks,
+    hub_settings,
+    hub_tosses,
+    hub_towers,
+    hub_users,
+)
 from companion.publish.outbox import TOSS_COLUMNS
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -41,9 +52,19 @@ class Batch:
     events: list[dict[str, Any]] = field(default_factory=list)
     states: list[dict[str, Any]] = field(default_factory=list)
     availability: list[dict[str, Any]] = field(default_factory=list)
+    #: Messages that cannot be stored: topic, reason, payload.
+    dead: list[dict[str, Any]] = field(default_factory=list)
+    #: Tower slug → the revision its stream is held up to (``companion.hub.marks``).
+    marks: dict[str, int] = field(default_factory=dict)
 
     def __len__(self) -> int:
-        return len(self.tosses) + len(self.events) + len(self.states) + len(self.availability)
+        return len(self.tosses) + len(self.events) + len(self.states) + len(self.availability) + len(self.dead)
+
+    def extend(self, other: Batch) -> None:
+        """Add ``other``'s rows after this batch's (its marks replace this batch's)."""
+        for name in ("tosses", "events", "states", "availability", "dead"):
+            getattr(self, name).extend(getattr(other, name))
+        self.marks.update(other.marks)
 
 
 def engine_for(url: str) -> Engine:
@@ -62,8 +83,8 @@ class HubStore:
 
     def __init__(self, url: str) -> None:
         self.engine = engine_for(url)
-        #: The database for logs and pages: no password.
-        self.display = self.engine.url.render_as_string(hide_password=True)
+        #: The database as the user typed it, for logs and messages: the password shown as ``***``.
+        self.display = make_url(url).render_as_string(hide_password=True)
 
     def migrate(self) -> None:
         """Bring the schema up to date with Alembic (each migration runs once, in order)."""
@@ -74,7 +95,7 @@ class HubStore:
                 config.attributes["connection"] = conn
                 command.upgrade(config, "head")
         except SQLAlchemyError as exc:
-            raise ConfigError(f"cannot use the hub database {self.display}: {failure_reason(exc)}") from None
+            raise ConfigError(f"cannot use the hub database {self.display}: {failure_words(exc)}") from None
 
     # -- ingest -----------------------------------------------------------------------------------
     def write_batch(self, batch: Batch) -> None:
@@ -94,6 +115,12 @@ class HubStore:
                 stmt = insert(hub_towers).values(**seen, last_seen=now)
                 conn.execute(stmt.on_conflict_do_update(
                     index_elements=["slug"], set_={"online": seen["online"], "last_seen": now}))
+            if batch.dead:
+                conn.execute(insert(hub_dead_letters), [{**row, "received_at": now} for row in batch.dead])
+            for slug, revision in batch.marks.items():
+                stmt = insert(hub_marks).values(slug=slug, revision=revision, updated_at=now)
+                conn.execute(stmt.on_conflict_do_update(
+                    index_elements=["slug"], set_={"revision": revision, "updated_at": now}))
 
     @staticmethod
     def _write_tosses(conn: Connection, rows: Sequence[dict[str, Any]], now: float) -> None:
@@ -109,12 +136,39 @@ class HubStore:
         )
         conn.execute(stmt, [{**row, "stored_at": now} for row in newest.values()])
 
+    def marks(self) -> dict[str, int]:
+        """Every tower's mark: up to which revision the hub holds its stream."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(hub_marks.c.slug, hub_marks.c.revision)).all()
+        return {slug: int(revision) for slug, revision in rows}
+
+    # -- dead letters -----------------------------------------------------------------------------
+    def dead_letter_count(self) -> int:
+        """How many messages the hub could not store (and keeps, with why, for someone to look at)."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(hub_dead_letters)).scalar_one())
+
+    def dead_letters(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The newest dead letters: id, when, topic, reason and the payload's first bytes as text."""
+        query = select(hub_dead_letters).order_by(hub_dead_letters.c.id.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).mappings().all()
+        return [{"id": row["id"], "received_at": row["received_at"], "topic": row["topic"], "reason": row["reason"],
+                 "payload": bytes(row["payload"][:200]).decode("utf-8", "replace")} for row in rows]
+
+    def clear_dead_letters(self) -> int:
+        """Forget every dead letter (once someone has looked at them); how many there were."""
+        with self.engine.begin() as conn:
+            return int(conn.execute(hub_dead_letters.delete()).rowcount)
+
     # -- reading ----------------------------------------------------------------------------------
     def toss_rows(self, tower: str | None = None) -> list[Any]:
         """Stored tosses with the companion's toss columns: one tower in its own order, or every
-        tower in the order they were played (start time, then tower, then the tower's order)."""
+        tower in the order they were played (start time, then tower, then the tower's order). A row
+        whose start time is not a finite number (NaN from a hub before issue 24 checked it) is left
+        out: it has no place in that order, and would break every report that reads it."""
         columns = [hub_tosses.c[name] for name in TOSS_COLUMNS]
-        query = select(*columns)
+        query = select(*columns).where(hub_tosses.c.started_at > -math.inf, hub_tosses.c.started_at < math.inf)
         if tower is not None:
             query = query.where(hub_tosses.c.tower == tower).order_by(hub_tosses.c.seq)
         else:
@@ -195,3 +249,14 @@ class HubStore:
 def failure_reason(exc: SQLAlchemyError) -> str:
     """A short reason for a database failure: the driver's error class, never the URL or password."""
     return type(getattr(exc, "orig", None) or exc).__name__
+
+
+def failure_words(exc: SQLAlchemyError) -> str:
+    """Why the database refused, in the driver's own words (libpq's first line, which never holds the
+    password), with what to do about a missing or wrong password."""
+    cause = getattr(exc, "orig", None) or exc
+    lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
+    words = " ".join(lines)[:300] if lines else failure_reason(exc)
+    if "password" in words:
+        words += " (the password comes from PGPASSWORD or ~/.pgpass, never from the URL on the command line)"
+    return f"{words} [{failure_reason(exc)}]"

@@ -6,6 +6,9 @@
   later correction of the toss has a higher revision and replaces the row; an older one never does).
 * ``hub_game_events`` — one row per (tower, event_id).
 * ``hub_towers`` — one row per tower topic: its name, whether it is online, its latest state message.
+* ``hub_dead_letters`` — each message the hub could not store: its topic, the reason and its bytes.
+* ``hub_marks`` — per tower topic, the revision of its stream up to which the hub holds every message
+  (``companion.hub.marks``).
 * ``hub_users`` — who may log in to the dashboard (Werkzeug password hashes).
 * ``hub_settings`` — the dashboard's session secret.
 """
@@ -19,6 +22,7 @@ from sqlalchemy import (
     Float,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     Table,
     Text,
@@ -77,6 +81,22 @@ hub_towers = Table(
     Column("online", Boolean),
     Column("state", Text),
     Column("last_seen", Float(53), nullable=False),
+)
+
+hub_dead_letters = Table(
+    "hub_dead_letters", metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=True),
+    Column("topic", Text, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("payload", LargeBinary, nullable=False),
+    Column("received_at", Float(53), nullable=False),
+)
+
+hub_marks = Table(
+    "hub_marks", metadata,
+    Column("slug", Text, primary_key=True),
+    Column("revision", BigInteger, nullable=False),
+    Column("updated_at", Float(53), nullable=False),
 )
 
 hub_users = Table(

@@ -7,10 +7,17 @@ availability topic (so entities go "unavailable" when a Pi vanishes) and the dev
 The entities: the last toss's keshis in and out (per-colour counts as attributes), the keshis held
 in the tower, the fault state (a ``problem`` binary sensor, its message as an attribute), the
 fairness verdict (its headline and each question's answer as attributes) and the number of tosses recorded.
+
+Ids are stable and unique per tower *name*: two names with the same topic slug ("Table-1" and
+"Table 1" are both ``table_1``) would otherwise share Home Assistant's unique ids. So the device id,
+each entity's unique id and its config topic's object id carry ``name_digest``, a short hash of the
+exact name; the node level of the topic stays ``keshi_<slug>``, the one the broker's ACL names.
+``legacy_topics`` are the config topics of the ids used before, which the publisher clears.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,9 +63,10 @@ def discovery_messages(
 ) -> list[tuple[str, dict[str, Any]]]:
     """``(topic, config)`` for every entity of tower ``tower`` (topic-safe name ``slug``)."""
     node = f"keshi_{slug}".replace("-", "_")
+    digest = name_digest(tower)
     state = topic(prefix, slug, "state")
     device = {
-        "identifiers": [node],
+        "identifiers": [f"{node}_{digest}"],
         "name": f"Keshi tower {tower}",
         "manufacturer": "Keshi Tower Companion",
         "model": "Marrakesh keshi tower",
@@ -68,7 +76,7 @@ def discovery_messages(
     for entity in ENTITIES:
         config: dict[str, Any] = {
             "name": entity.name,
-            "unique_id": f"{node}_{entity.object_id}",
+            "unique_id": f"{node}_{digest}_{entity.object_id}",
             "state_topic": state,
             "value_template": entity.value_template,
             "availability_topic": topic(prefix, slug, "availability"),
@@ -81,5 +89,16 @@ def discovery_messages(
         if entity.attributes_template is not None:
             config["json_attributes_topic"] = state
             config["json_attributes_template"] = entity.attributes_template
-        messages.append((f"{discovery_prefix}/{entity.component}/{node}/{entity.object_id}/config", config))
+        messages.append((f"{discovery_prefix}/{entity.component}/{node}/{digest}_{entity.object_id}/config", config))
     return messages
+
+
+def name_digest(tower: str) -> str:
+    """Eight hex digits of the SHA-256 of the exact tower name: stable, and different for "Table-1" and "Table 1"."""
+    return hashlib.sha256(tower.encode()).hexdigest()[:8]
+
+
+def legacy_topics(slug: str, discovery_prefix: str) -> list[str]:
+    """The config topics a tower's entities had before their ids carried ``name_digest``."""
+    node = f"keshi_{slug}".replace("-", "_")
+    return [f"{discovery_prefix}/{entity.component}/{node}/{entity.object_id}/config" for entity in ENTITIES]

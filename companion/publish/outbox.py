@@ -2,8 +2,9 @@
 
 ``install`` switches the outbox on (idempotent); ``pending`` reads the entries after an outbox id
 joined to their toss or game event; ``load_cursor``/``save_cursor`` keep the acknowledged position
-per broker. An entry whose row is gone (a deleted game's events) comes back with ``payload=None``
-so the publisher can count it as done.
+per broker, and ``rewind`` moves it back when the hub asks for what it never received. An entry
+whose row is gone (a deleted game's events) comes back with ``payload=None`` so the publisher can
+count it as done.
 """
 
 from __future__ import annotations
@@ -115,4 +116,27 @@ def save_cursor(store: Store, broker: str, acked: int) -> None:
             "INSERT INTO publish_cursor (broker, acked, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (broker) DO UPDATE SET acked = MAX(acked, excluded.acked), updated_at = excluded.updated_at",
             (broker, acked, time.time()),
+        )
+
+
+def load_request(store: Store, broker: str) -> str | None:
+    """The hub's last request to send again acted on for ``broker`` (None: none yet)."""
+    rows = store.query("SELECT request FROM publish_hub_request WHERE broker = ?", (broker,))
+    return str(rows[0]["request"]) if rows else None
+
+
+def rewind(store: Store, broker: str, acked: int, request: str) -> None:
+    """Move ``broker``'s cursor back to ``acked`` (never forward) and record ``request`` as acted on,
+    in one transaction."""
+    now = time.time()
+    with store.write() as conn:
+        conn.execute(
+            "INSERT INTO publish_cursor (broker, acked, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (broker) DO UPDATE SET acked = MIN(acked, excluded.acked), updated_at = excluded.updated_at",
+            (broker, acked, now),
+        )
+        conn.execute(
+            "INSERT INTO publish_hub_request (broker, request, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (broker) DO UPDATE SET request = excluded.request, updated_at = excluded.updated_at",
+            (broker, request, now),
         )

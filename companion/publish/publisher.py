@@ -8,6 +8,13 @@ stored at most twice a second (losing the last half second on a crash means rese
 hub ignores by the messages' ids). When the connection drops, whatever was in flight is forgotten
 and, on reconnect, everything after the cursor is sent again.
 
+A broker that acknowledged a message may still lose it (restarted without its store, or from an
+old snapshot). So each toss or event message carries ``after``, the revision of the message sent
+before it, and the state message ``published``, the last revision sent: the hub sees a gap in what
+it holds and asks, retained on ``<prefix>/<slug>/stored``, for everything after its mark again. The
+publisher acts on each request once (a new ``request`` token): it moves its cursor back to the
+hub's mark and resends from there (``companion.hub.marks``).
+
 MQTT 5 is used so the broker can refuse a message (an ACL that does not let this tower write its
 topics): a refused message is not acknowledged, the problem is logged once, and the outbox is
 retried from the cursor after ``RETRY_S`` seconds, so nothing is skipped.
@@ -36,13 +43,14 @@ from companion.errors import ConfigError
 from companion.events import EventBus, Subscription
 from companion.publish import outbox
 from companion.publish.broker import BrokerSettings, client_id_for, parse_broker
-from companion.publish.discovery import discovery_messages
+from companion.publish.discovery import discovery_messages, legacy_topics
 from companion.publish.state import TowerState
 from companion.publish.topics import (
     DEFAULT_DISCOVERY_PREFIX,
     DEFAULT_PREFIX,
     OFFLINE,
     ONLINE,
+    STORED,
     check_prefix,
     topic,
     tower_slug,
@@ -125,6 +133,8 @@ class Publisher:
         self.cursor_key = settings.broker.display  # a new broker gets the whole history
         self.acked = 0
         self.connected = False
+        self._chain = 0  # the revision of the last message sent (or the cursor a sending run started from)
+        self._request: str | None = None  # the hub's last request to send again, acted on
         self._events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self._wake = threading.Event()
         self._stopping = threading.Event()
@@ -146,7 +156,8 @@ class Publisher:
         """Switch the outbox on, connect in the background and start publishing."""
         outbox.install(self.store)
         self.acked = self._saved = outbox.load_cursor(self.store, self.cursor_key)
-        self._sent_upto = self.acked
+        self._request = outbox.load_request(self.store, self.cursor_key)
+        self._sent_upto = self._chain = self.acked
         log.info("publishing tower %r to %s", self.settings.tower, self.settings.broker.display)
         self._client.connect_async(self.settings.broker.host, self.settings.broker.port, keepalive=30)
         self._client.loop_start()
@@ -182,7 +193,13 @@ class Publisher:
 
     # -- paho callbacks (network thread): only queue what happened -----------------------------
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any) -> None:
+        if not reason.is_failure:
+            client.subscribe(self._topic(STORED), qos=1)
         self._events.put(("connect", reason))
+        self._wake.set()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        self._events.put(("stored", bytes(message.payload)))
         self._wake.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any) -> None:
@@ -219,6 +236,8 @@ class Publisher:
                 self._acknowledge(*value)
             elif kind == "connect":
                 self._connected(value)
+            elif kind == "stored":
+                self._hub_says(value)
             else:
                 if self.connected:
                     log.warning("lost the broker %s (%s); will resend from the outbox",
@@ -235,6 +254,8 @@ class Publisher:
         log.info("connected to %s; resending after outbox entry %d", self.settings.broker.display, self.acked)
         self._client.publish(self._topic("availability"), ONLINE, qos=1, retain=True)
         if self.settings.discovery_prefix is not None:
+            for name in legacy_topics(self.settings.slug, self.settings.discovery_prefix):
+                self._client.publish(name, b"", qos=1, retain=True)  # an empty config removes the old entity
             for name, config in discovery_messages(self.settings.tower, self.settings.slug, self.settings.prefix,
                                                    self.settings.discovery_prefix):
                 self._client.publish(name, json.dumps(config), qos=1, retain=True)
@@ -244,7 +265,24 @@ class Publisher:
         self._sent.clear()
         self._done.clear()
         self._mids.clear()
-        self._sent_upto = self.acked
+        self._sent_upto = self._chain = self.acked
+
+    def _hub_says(self, payload: bytes) -> None:
+        """The hub's mark: on a request not yet acted on, move the cursor back to it and resend."""
+        try:
+            mark = json.loads(payload)
+            revision, request = mark["revision"], mark["request"]
+        except (ValueError, TypeError, KeyError):
+            return  # an empty retained message (cleared), or not the hub's
+        if not isinstance(revision, int) or not isinstance(request, str) or request == self._request:
+            return
+        target = max(0, min(self.acked, revision))
+        outbox.rewind(self.store, self.cursor_key, target, request)
+        log.warning("the hub %s lacks what was sent after outbox entry %d: sending it again",
+                    self.settings.broker.display, target)
+        self.acked = self._saved = target
+        self._request = request
+        self._forget_in_flight()
 
     def _fill(self) -> None:
         """Publish outbox entries after the last one sent, keeping at most ``WINDOW`` in flight."""
@@ -258,8 +296,10 @@ class Publisher:
                 self._done.add(entry.id)
                 continue
             kind = "toss" if entry.stream == "toss" else "event"
-            info = self._client.publish(self._topic(kind), json.dumps(entry.payload), qos=1)
+            body = {**entry.payload, "after": self._chain}
+            info = self._client.publish(self._topic(kind), json.dumps(body), qos=1)
             self._mids[info.mid] = entry.id
+            self._chain = entry.id
         self._advance()
 
     def _acknowledge(self, mid: int, reason: ReasonCode) -> None:
@@ -293,7 +333,8 @@ class Publisher:
         """Send the state message; the next one is due first, so a change noted while this one is
         being built (a toss stored meanwhile) makes it due at once again instead of being lost."""
         self._state_due = time.monotonic() + STATE_INTERVAL_S
-        self._client.publish(self._topic("state"), json.dumps(self.state.message()), qos=1, retain=True)
+        message = {**self.state.message(), "published": self._chain}
+        self._client.publish(self._topic("state"), json.dumps(message), qos=1, retain=True)
 
     def _state_changed(self) -> None:
         self._state_due = 0.0
@@ -330,6 +371,7 @@ class Publisher:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
+        client.on_message = self._on_message
         return client
 
 

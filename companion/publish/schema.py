@@ -9,6 +9,10 @@ tower and game code need not know about publishing, and nothing stored can escap
 ``publish_cursor`` keeps, per broker, the highest outbox id the broker has acknowledged with every
 id below it; on start and on every reconnect the publisher resends everything after it (the hub
 ignores what it already has, by the toss's and event's ids).
+
+``publish_hub_request`` keeps, per broker, the hub's last request to send again that this table has
+acted on (``companion.hub.marks``): the cursor is moved back and the request recorded in one
+transaction, so a request is acted on exactly once even across a crash.
 """
 
 COMPONENT = "publish"
@@ -23,6 +27,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE publish_cursor (
         broker TEXT PRIMARY KEY,
         acked INTEGER NOT NULL,
+        updated_at REAL NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE publish_hub_request (
+        broker TEXT PRIMARY KEY,
+        request TEXT NOT NULL,
         updated_at REAL NOT NULL
     )
     """,

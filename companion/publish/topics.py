@@ -4,7 +4,9 @@
 * ``<prefix>/<tower>/event`` — one message per stored game event, QoS 1;
 * ``<prefix>/<tower>/state`` — retained: health and the Home Assistant sensor values;
 * ``<prefix>/<tower>/availability`` — retained ``online``/``offline`` (the broker sends ``offline``
-  as the client's last will when a Pi vanishes).
+  as the client's last will when a Pi vanishes);
+* ``<prefix>/<tower>/stored`` — retained, written by the hub: up to which revision it holds the
+  tower's stream, and whether it asks the tower to send again after it (``companion.hub.marks``).
 
 ``<tower>`` is the tower's name made topic-safe by ``tower_slug``; the payloads carry the real name.
 """
@@ -17,7 +19,10 @@ from companion.errors import ConfigError
 
 DEFAULT_PREFIX = "keshi"
 DEFAULT_DISCOVERY_PREFIX = "homeassistant"
+#: What a tower publishes (the hub subscribes to each).
 KINDS = ("toss", "event", "state", "availability")
+#: What the hub publishes to a tower.
+STORED = "stored"
 ONLINE = "online"
 OFFLINE = "offline"
 
@@ -42,7 +47,7 @@ def check_prefix(prefix: str, what: str) -> str:
 
 def topic(prefix: str, slug: str, kind: str) -> str:
     """The topic of one ``kind`` of message of tower ``slug``."""
-    if kind not in KINDS:
+    if kind not in KINDS and kind != STORED:
         raise ValueError(f"unknown message kind {kind!r}")
     return f"{prefix}/{slug}/{kind}"
 

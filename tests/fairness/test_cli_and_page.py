@@ -131,3 +131,14 @@ def test_report_and_page_state_what_was_set_aside(tmp_path: Path, capsys: pytest
         app.register_blueprint(bp)
         page = app.test_client().get("/fairness/").get_data(as_text=True)
     assert aside["reason"].split(" (")[0] in page
+
+
+def test_simulate_files_tosses_under_the_instances_tower_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({"TOWER_NAME": "Table 4"}))
+    run(capsys, "tower", "simulate", "--tosses", "3", "--seed", "1", "--instance", str(tmp_path))
+    run(capsys, "tower", "simulate", "--tosses", "2", "--seed", "2", "--instance", str(tmp_path), "--tower", "Other")
+    with open_instance_store(tmp_path) as store:
+        towers = [row[0] for row in store.query("SELECT tower FROM tosses ORDER BY id")]
+    assert towers == ["Table 4"] * 3 + ["Other"] * 2

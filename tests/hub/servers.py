@@ -18,6 +18,10 @@ from pathlib import Path
 from typing import Any
 
 MOSQUITTO = Path("/usr/sbin/mosquitto")
+#: The broker configuration docs/hub.md installs; the test brokers run with every setting of it but
+#: the site's own (where to listen, the password and ACL files).
+SHIPPED_CONF = Path(__file__).resolve().parents[2] / "companion" / "hub" / "mosquitto" / "keshi.conf"
+SITE_SETTINGS = ("listener", "password_file", "acl_file")
 MOSQUITTO_PASSWD = Path("/usr/bin/mosquitto_passwd")
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 UNPRIVILEGED = "nobody"
@@ -50,8 +54,18 @@ def wait_for_port(port: int, timeout: float, process: subprocess.Popen[Any] | No
     raise RuntimeError(f"nothing listens on port {port} after {timeout} s")
 
 
+def shipped_settings() -> str:
+    """The shipped broker configuration without its site lines (comments dropped)."""
+    lines = []
+    for line in SHIPPED_CONF.read_text().splitlines():
+        words = line.split()
+        if words and not words[0].startswith("#") and words[0] not in SITE_SETTINGS:
+            lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
 class Mosquitto:
-    """A Mosquitto broker with one user, persistence on, no limit on queued messages and, given
+    """A Mosquitto broker with one user, the shipped configuration (``SHIPPED_CONF``) and, given
     ``acl``, an access control list."""
 
     def __init__(
@@ -70,12 +84,9 @@ class Mosquitto:
             f"listener {self.port} 127.0.0.1\n"
             "allow_anonymous false\n"
             f"password_file {self.dir / 'passwd'}\n"
-            "persistence true\n"
             f"persistence_location {self.dir}/\n"
-            "autosave_interval 1\n"
-            "max_queued_messages 0\n"
-            "max_inflight_messages 0\n"
             f"log_dest file {self.dir / 'mosquitto.log'}\n"
+            + shipped_settings()
             + (f"user {user}\n" if user else "")
             + (f"acl_file {self.dir / 'acl'}\n" if acl is not None else "")
         )
@@ -95,6 +106,15 @@ class Mosquitto:
         (self.dir / "acl").write_text(acl)
         assert self.process is not None
         self.process.send_signal(signal.SIGHUP)
+
+    def restart_forgetting(self) -> None:
+        """Kill the broker (SIGKILL) and start it again without its store: every session, queued and
+        retained message is gone, as after a restart without persistence."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+        (self.dir / "mosquitto.db").unlink(missing_ok=True)
+        self.start()
 
     def stop(self) -> None:
         """Stop gracefully (SIGTERM: the broker saves its persistent sessions and queues)."""

@@ -16,6 +16,7 @@ from companion.fairness.load import load_tosses
 from companion.fairness.report import build_report
 from companion.fairness.simulate import simulate_into_store
 from companion.publish.broker import parse_broker
+from companion.publish.discovery import discovery_messages, name_digest
 from companion.publish.publisher import Publisher, PublisherSettings
 from companion.store import Store
 from companion.tower.model import TowerParams
@@ -63,9 +64,9 @@ def test_each_tower_is_a_device_with_valid_sensors(tmp_path: Path, broker: Mosqu
     publisher = Publisher(settings, store, bus, status=lambda: status)
     publisher.start()
     try:
-        assert watcher.wait_for(lambda w: len([t for t in w.latest if t.startswith("homeassistant/")]) == 6
-                                and "keshi/table_7/state" in w.latest)
-        configs = {t: json.loads(p) for t, p in watcher.latest.items() if t.startswith("homeassistant/")}
+        assert watcher.wait_for(lambda w: len([t for t, p in w.latest.items() if t.startswith("homeassistant/") and p])
+                                == 6 and "keshi/table_7/state" in w.latest)
+        configs = {t: json.loads(p) for t, p in watcher.latest.items() if t.startswith("homeassistant/") and p}
         state = json.loads(watcher.latest["keshi/table_7/state"])
         assert watcher.latest["keshi/table_7/availability"] == b"online"
 
@@ -76,22 +77,24 @@ def test_each_tower_is_a_device_with_valid_sensors(tmp_path: Path, broker: Mosqu
         assert all(c["availability_topic"] == "keshi/table_7/availability" for c in configs.values())
 
         last = store.query("SELECT pieces_in, pieces_out, contents_after FROM tosses ORDER BY id DESC LIMIT 1")[0]
-        values = {t.split("/")[3]: render(c["value_template"], state) for t, c in configs.items()}
+        digest = name_digest("Table 7")
+        values = {t.split("/")[3].removeprefix(f"{digest}_"): render(c["value_template"], state)
+                  for t, c in configs.items()}
         assert values["last_toss_out"] == str(sum(json.loads(last["pieces_out"]).values()))
         assert values["last_toss_in"] == str(sum(json.loads(last["pieces_in"]).values()))
         assert values["pieces_held"] == str(sum(json.loads(last["contents_after"]).values()))
         assert values["tosses"] == "30"
         assert values["fault"] == "OFF"
-        attributes = json.loads(render(configs["homeassistant/sensor/keshi_table_7/last_toss_out/config"]
+        attributes = json.loads(render(configs[f"homeassistant/sensor/keshi_table_7/{digest}_last_toss_out/config"]
                                        ["json_attributes_template"], state))
         assert attributes == json.loads(last["pieces_out"])
 
-        verdict_topic = "homeassistant/sensor/keshi_table_7/verdict/config"
+        verdict_topic = f"homeassistant/sensor/keshi_table_7/{digest}_verdict/config"
         expected = build_report(load_tosses(store, tower="Table 7")).verdict  # the table's own verdict
         assert watcher.wait_for(lambda w: render(configs[verdict_topic]["value_template"],
                                                  json.loads(w.latest["keshi/table_7/state"])) == expected)
         bus.publish("tower.fault", {"kind": "beam_dead", "message": "the beam saw nothing for 3 tosses"})
-        fault_topic = "homeassistant/binary_sensor/keshi_table_7/fault/config"
+        fault_topic = f"homeassistant/binary_sensor/keshi_table_7/{digest}_fault/config"
         assert watcher.wait_for(lambda w: render(configs[fault_topic]["value_template"],
                                                  json.loads(w.latest["keshi/table_7/state"])) == "ON")
         publisher.stop()
@@ -100,3 +103,14 @@ def test_each_tower_is_a_device_with_valid_sensors(tmp_path: Path, broker: Mosqu
         publisher.stop()
         watcher.close()
         store.close()
+
+
+def test_names_with_the_same_slug_get_different_stable_ids() -> None:
+    one = discovery_messages("Table-1", "table_1", "keshi", "homeassistant")
+    other = discovery_messages("Table 1", "table_1", "keshi", "homeassistant")
+    assert not {c["unique_id"] for _, c in one} & {c["unique_id"] for _, c in other}
+    assert not {t for t, _ in one} & {t for t, _ in other}
+    assert one[0][1]["device"]["identifiers"] != other[0][1]["device"]["identifiers"]
+    assert discovery_messages("Table-1", "table_1", "keshi", "homeassistant") == one  # stable
+    assert all(t.startswith("homeassistant/sensor/keshi_table_1/") or t.startswith("homeassistant/binary_sensor/"
+                                                                                  "keshi_table_1/") for t, _ in one)

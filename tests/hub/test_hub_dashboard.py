@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from companion.fairness.simulate import simulate_into_store
-from companion.hub.dashboard import MAX_LOGIN_FAILURES, create_hub_app
+from companion.hub.dashboard import FREE_FAILURES, LoginGuard, create_hub_app
 from companion.hub.messages import add_message
 from companion.hub.store import Batch, HubStore
 from companion.publish import outbox
@@ -90,11 +90,39 @@ def test_login_needs_the_form_token_and_the_right_password(client: FlaskClient) 
     assert "Table 1" in page and "not enough data yet" in page
 
 
-def test_wrong_passwords_are_rate_limited(client: FlaskClient) -> None:
-    for _ in range(MAX_LOGIN_FAILURES):
-        assert log_in(client, "nope nope nope").status_code == 401
-    blocked = log_in(client)
-    assert blocked.status_code == 429 and "wait a minute" in blocked.get_data(as_text=True)
+class Clock:
+    """A clock the test moves by hand (the guard's waits, without waiting)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_wrong_passwords_from_one_address_wait_longer_each_time_and_never_lock_the_user_out(
+    hub_store: HubStore,
+) -> None:
+    clock = Clock()
+    status = {"broker": "mqtt://127.0.0.1:1883", "connected": True, "stored": 0, "rejected": 0}
+    app = create_hub_app(hub_store, lambda: status, LoginGuard(clock))
+    stranger = app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = "192.0.2.66"
+    anna = app.test_client()
+    anna.environ_base["REMOTE_ADDR"] = "192.0.2.10"
+    for _ in range(FREE_FAILURES):
+        assert log_in(stranger, "nope nope nope").status_code == 401
+    waits = []
+    for _ in range(4):
+        blocked = log_in(stranger, "nope nope nope")
+        assert blocked.status_code == 429, blocked.get_data(as_text=True)
+        waits.append(int(re.findall(r"try again in (\d+) s", blocked.get_data(as_text=True))[0]))
+        clock.now += waits[-1]  # the wait is over: one more wrong guess, and a longer wait
+        assert log_in(stranger, "nope nope nope").status_code == 401
+    assert waits == [2, 4, 8, 16]
+    assert log_in(stranger).status_code == 429  # even the right password waits at that address
+    # the named user, from their own device, is not locked out by the stranger's guesses
+    assert log_in(anna).status_code == 302
 
 
 def test_login_never_redirects_to_another_site(client: FlaskClient) -> None:
