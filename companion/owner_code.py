@@ -20,6 +20,7 @@ import secrets
 from pathlib import Path
 
 from companion.errors import ConfigError
+from companion.instance_files import write_private_file
 
 FILENAME = "owner_code"
 #: Letters that cannot be mistaken for one another when typed from a screen (no 0/O, 1/I/L).
@@ -39,36 +40,20 @@ def normalise(typed: str) -> str:
     return "-".join(letters[i:i + GROUP_LENGTH] for i in range(0, len(letters), GROUP_LENGTH))
 
 
-def write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` readable by this user only (0600), replacing it atomically: the file
-    is never visible with another mode or half written."""
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-
-
 def read_or_create(instance: Path) -> tuple[str, bool]:
     """The instance's owner code, and whether it was made just now (first start)."""
     path = instance / FILENAME
     if path.exists():
         return path.read_text().strip(), False
     code = new_code()
-    write_private(path, code + "\n")
+    write_private_file(path, code + "\n")
     return code, True
 
 
 def replace(instance: Path) -> str:
     """A new owner code for the instance (every host device must type it again)."""
     code = new_code()
-    write_private(instance / FILENAME, code + "\n")
+    write_private_file(instance / FILENAME, code + "\n")
     return code
 
 
