@@ -59,13 +59,14 @@
     return role() === "all" || role() === String(seat);
   }
   function setRole(value, pin, name) {
+    const near = pin !== undefined ? "#share-go" : "#who-card";  // beside the button tapped
     myRole.choose(value, pin, name).then(function (result) {
       if (!result.ok) {
         const select = document.getElementById("role");
         if (select) { select.value = role() || ""; }
-        say(refusal(result), "#who-card");
+        say(refusal(result), near);
       }
-    }).catch(function () { say(t("No connection to the companion: your tap was not sent. Check the Wi-Fi and try again."), "#who-card"); });
+    }).catch(function () { say(t("No connection to the companion: your tap was not sent. Check the Wi-Fi and try again."), near); });
   }
   function renderWho() { if (view) { KeshiLive.renderWho(view.names, role(), seatChip, setRole, hostHere); } }
 
