@@ -64,7 +64,24 @@ class LiveServer:
 
 
 def start_server(instance: Path, config: dict[str, object] | None = None, *extra: str) -> LiveServer:
-    """Start ``keshi serve --simulate`` on a free port and wait until ``/healthz`` answers."""
+    """Start ``keshi serve --simulate`` on a free port and wait until ``/healthz`` answers.
+
+    Another test process may take the same free port between ``free_port`` and the server's bind: the
+    server then says it cannot listen, and another port is tried.
+    """
+    for _ in range(4):
+        try:
+            return _start_server(instance, config, *extra)
+        except PortTaken:
+            continue
+    return _start_server(instance, config, *extra)
+
+
+class PortTaken(RuntimeError):
+    """The free port was taken by another process before the server could listen on it."""
+
+
+def _start_server(instance: Path, config: dict[str, object] | None, *extra: str) -> LiveServer:
     instance.mkdir(parents=True, exist_ok=True)
     (instance / "config.json").write_text(json.dumps({**FAST_TOWER, **(config or {})}))
     port = free_port()
@@ -78,6 +95,8 @@ def start_server(instance: Path, config: dict[str, object] | None = None, *extra
     while time.monotonic() < deadline:
         if process.poll() is not None:
             output = process.stdout.read() if process.stdout else ""
+            if "cannot listen" in output:
+                raise PortTaken(output)
             raise RuntimeError(f"keshi serve exited with {process.returncode}: {output}")
         try:
             server.get_json("/healthz")

@@ -120,6 +120,8 @@ RESULT_WAITS = "The tower has already been tossed this round: confirm or correct
 STILL_TOSSING = "The tower is still tossing: wait for its result"
 IN_THE_TRAY = "The keshis are already in the tray: confirm or correct the tower's result first"
 AT_THE_START = "Nothing to take back: the game is at its start"
+#: The longest name of a shared device ("The companion's screen" in any language fits).
+DEVICE_NAME_LENGTH = 40
 #: Who acts when a phone did not say (``LiveGame.who``).
 THE_TABLE = Msg("The table")
 
@@ -761,14 +763,15 @@ class GameService:
         """What ``device`` does at ``game_id`` (``NO_ROLE`` until it says who it is)."""
         return self.get(game_id).devices.get(device, NO_ROLE)
 
-    def take_role(self, game_id: str, device: str, seat: Any, label: Any = None) -> int:
+    def take_role(self, game_id: str, device: str, seat: Any, label: Any = None, logged: bool = True) -> int:
         """``device`` plays for ``seat`` (a player's number), or for everyone (``"all"``, a shared device
         named ``label``: the caller has checked that the table granted it). It gives up the role it had.
+        A shared device is a log line too (it may act for anyone) unless ``logged`` is false.
         ``SeatTaken`` when another device plays for that player. Returns the event's id."""
         live = self.get(game_id)
         names = live.names
         if seat == "all":
-            role = Role(None, True, clean_name(label, Msg("The device's name"), 24))
+            role = Role(None, True, clean_name(label, Msg("The device's name"), DEVICE_NAME_LENGTH))
         elif isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
             role = Role(seat, False, names[seat])
         else:
@@ -784,7 +787,8 @@ class GameService:
                 seat_records.claim(db, live.id, device, role.seat, role.label, time.time())
                 said = log_words.said(seats.device_words(role, names))
                 # a shared device's grant is a log line (it may act for anyone); a player's own phone is not
-                event_id = self._insert_event(db, live, "role", {**said, "role": role.to_json(), "log": role.everyone})
+                event_id = self._insert_event(db, live, "role", {**said, "role": role.to_json(),
+                                                                 "log": role.everyone and logged})
             live.devices[device] = role
             live.view_cache = None
         self._announce(game_id, event_id)

@@ -160,7 +160,8 @@ def take_role(game_id: str) -> ResponseReturnValue:
         raise access.AccessDenied(Msg("A shared device plays for everyone only with the table PIN: "
                                           "type it to make this one shared"))
     name = body.get("device") or str(Msg("The companion's screen") if access.is_own_screen() else Msg("Shared device"))
-    service().take_role(game_id, access.device_id(), body.get("seat"), name)
+    # the companion's own screen sharing itself is no news for the log; a phone made shared is
+    service().take_role(game_id, access.device_id(), body.get("seat"), name, logged=not access.is_own_screen())
     return jsonify(view=view_of(live))
 
 
@@ -196,8 +197,8 @@ def outcome_response(outcome: Outcome, live: LiveGame) -> ResponseReturnValue:
 @bp.post("/games/<game_id>/undo")
 def post_undo(game_id: str) -> ResponseReturnValue:
     live = service().get(game_id)
-    by, via = acting(live)
     body = json_body()
+    by, via = acting(live)
     outcome = service().undo(game_id, body.get("version"), _idempotency_key(body), by, via)
     return outcome_response(outcome, live)
 
@@ -207,8 +208,8 @@ def post_tower_empty(game_id: str) -> ResponseReturnValue:
     """The game-start tower check: ``{"found": {colour: n}}`` fell out when the table emptied the
     tower (``{}``: it was empty). The tower then holds nothing; tossing is allowed from now on."""
     live = service().get(game_id)
-    by, via = acting(live)
     body = json_body()
+    by, via = acting(live)
     event_id = service().empty_tower(game_id, body.get("found"), by, via)
     return jsonify(event_id=event_id, view=view_of(live)), 201
 
@@ -217,8 +218,8 @@ def post_tower_empty(game_id: str) -> ResponseReturnValue:
 def post_season_ack(game_id: str) -> ResponseReturnValue:
     """``{"season": n}``: the table has seen that season's scoring; it leaves every screen."""
     live = service().get(game_id)
-    by, via = acting(live)
     body = json_body()
+    by, via = acting(live)
     event_id = service().ack_season_scoring(game_id, body.get("season"), by, via)
     return jsonify(event_id=event_id, view=view_of(live))
 
@@ -231,8 +232,8 @@ def post_toss(game_id: str) -> ResponseReturnValue:
     changes under the table.
     """
     live = service().get(game_id)
-    by, via = acting(live)
     body = json_body()
+    by, via = acting(live)
     link: TowerLink = current_app.extensions["keshi.tower_link"]
     toss_id = link.toss_game(game_id, body.get("version"), by, via=via)
     return jsonify(toss_id=toss_id, view=view_of(live)), 202

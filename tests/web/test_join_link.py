@@ -18,7 +18,12 @@ def join_qr(url: str) -> str:
 
 
 def host_page(table: Table, base_url: str) -> str:
-    """The game page as the companion's own screen sees it from ``base_url`` (a loopback request: the host)."""
+    """The game page as the companion's own screen sees it from ``base_url``, joined there with the PIN
+    (cookies stay with their host name)."""
+    csrf = table.client.get("/api/session", base_url=base_url).get_json()["csrf"]
+    joined = table.client.post(f"/api/games/{table.game_id}/join", json={"pin": table.pin}, base_url=base_url,
+                               headers={"X-CSRF-Token": csrf})
+    assert joined.status_code == 200
     response = table.client.get(f"/games/{table.game_id}", base_url=base_url)
     return response.get_data(as_text=True)
 
