@@ -16,7 +16,7 @@ Limits, each with a clear answer:
 * **dead clients**: a client that closed is freed as soon as its socket reads end-of-file; one that
   vanished (phone off the network) stops acknowledging the heartbeats, and the kernel's
   ``TCP_USER_TIMEOUT`` (``dead_after``) errors the socket; a client whose queued bytes have not moved
-  for ``dead_after`` seconds, or that lets more than ``max_buffer`` bytes pile up, is dropped (it
+  for ``dead_after`` seconds, or that leaves more than ``max_buffer`` bytes untaken when more come, is dropped (it
   reconnects and resumes from its last event id, so nothing is lost); a stream whose socket never
   arrived (the request failed after the route opened it) is freed after ``dead_after`` too.
 """
@@ -43,8 +43,8 @@ RETRY_AFTER_SECONDS = 10
 HEARTBEAT_SECONDS = 5.0
 #: A client whose bytes do not move for this long is gone (well within the 30 s the issue allows).
 DEAD_AFTER_SECONDS = 20.0
-#: Bytes a stream may have waiting before its client counts as too slow to follow.
-MAX_BUFFER = 256 * 1024
+#: Bytes a stream may have waiting, not taken by its client, before it counts as too slow to follow.
+MAX_BUFFER = 1024 * 1024
 
 
 class StreamsFull(Exception):
@@ -255,13 +255,14 @@ class Broadcaster:
         data = text.encode()
         if stream.sock is not None and stream.chunked:
             data = _chunk(data)
+        if len(stream.out) > self.max_buffer:  # what it has not taken yet (one burst may be bigger)
+            self._close(stream, "its client is too slow to follow")
+            return
         if not stream.out:
             stream.moved = time.monotonic()
         stream.out += data
         stream.last_write = time.monotonic()
-        if len(stream.out) > self.max_buffer:
-            self._close(stream, "its client is too slow to follow")
-        elif stream.sock is not None:
+        if stream.sock is not None:
             self._flush(stream)
 
     def _flush(self, stream: Stream) -> None:
