@@ -131,7 +131,8 @@ def server_status(pid: int) -> dict[str, int]:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         name, _, value = line.partition(":")
         fields[name] = value.split()[0] if value.split() else ""
-    return {"threads": int(fields["Threads"]), "rss": int(fields["VmRSS"]) // 1024, "peak": int(fields["VmHWM"]) // 1024}
+    return {"threads": int(fields["Threads"]), "rss": int(fields["VmRSS"]) // 1024,
+            "peak": int(fields["VmHWM"]) // 1024}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -146,7 +147,8 @@ def run(design: str, streams: int, actions: int, timeout: float) -> dict[str, An
             url = urlparse(server.url)
             host, port = url.hostname or "127.0.0.1", url.port or 80
             phone = HttpTable(server.url)
-            jar = next(h.cookiejar for h in phone.opener.handlers if isinstance(h, urllib.request.HTTPCookieProcessor))
+            handlers = getattr(phone.opener, "handlers", [])
+            jar = next(h.cookiejar for h in handlers if isinstance(h, urllib.request.HTTPCookieProcessor))
             game_id = phone.create(PLAYERS, seed=11)["id"]
             view = phone.view(game_id)
             csrf = phone.csrf

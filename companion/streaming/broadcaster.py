@@ -23,6 +23,7 @@ Limits, each with a clear answer:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import selectors
 import socket
@@ -156,10 +157,8 @@ class Broadcaster:
         if self._woken:
             return
         self._woken = True
-        try:
+        with contextlib.suppress(OSError):  # full (already woken) or closed (stopped)
             self._wake_w.send(b"!")
-        except (BlockingIOError, OSError):
-            pass
 
     # --- the loop's thread ----------------------------------------------------------------------
     def _run(self) -> None:
@@ -189,11 +188,9 @@ class Broadcaster:
 
     def _drain_wake(self) -> None:
         self._woken = False  # before reading the queues: a later publish wakes the loop again
-        try:
+        with contextlib.suppress(OSError):  # BlockingIOError: drained
             while self._wake_r.recv(4096):
                 pass
-        except (BlockingIOError, OSError):
-            pass
 
     def _run_commands(self) -> None:
         while True:
@@ -213,10 +210,8 @@ class Broadcaster:
             return
         sock.setblocking(False)
         if hasattr(socket, "TCP_USER_TIMEOUT"):  # Linux: unacknowledged heartbeats end a vanished client
-            try:
+            with contextlib.suppress(OSError):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, int(self.dead_after * 1000))
-            except OSError:
-                pass
         stream.sock, stream.chunked = sock, chunked
         if chunked and stream.out:  # queued before the head's framing was known
             body = bytes(stream.out)
@@ -308,19 +303,15 @@ class Broadcaster:
             return
         stream.closed = True
         if goodbye and stream.sock is not None and stream.chunked and not stream.out:
-            try:
+            with contextlib.suppress(OSError):
                 stream.sock.send(b"0\r\n\r\n")
-            except OSError:
-                pass
         with self._lock:
             self._live.discard(stream)
             if stream.key is not None and self._by_key.get(stream.key) is stream:
                 del self._by_key[stream.key]
         if stream.sock is not None:
-            try:
+            with contextlib.suppress(KeyError, ValueError):
                 self._selector.unregister(stream.sock)
-            except (KeyError, ValueError):
-                pass
             stream.sock.close()
         stream.out.clear()
         log.debug("stream closed: %s", why)

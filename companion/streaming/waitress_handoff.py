@@ -24,7 +24,7 @@ from companion.streaming.broadcaster import Broadcaster, Stream
 from companion.streaming.handoff import HANDOFF_KEY, Handoff
 
 
-class HandoffTask(WSGITask):  # type: ignore[misc]
+class HandoffTask(WSGITask):
     """A WSGI task whose stream response leaves the thread once its head is written."""
 
     channel: HandoffChannel
@@ -61,7 +61,7 @@ class HandoffTask(WSGITask):  # type: ignore[misc]
         return handoff.stream if isinstance(handoff, Handoff) else None
 
 
-class HandoffChannel(HTTPChannel):  # type: ignore[misc]
+class HandoffChannel(HTTPChannel):
     """An HTTP channel that gives a stream's socket to the broadcaster instead of closing it."""
 
     task_class = HandoffTask
@@ -69,7 +69,7 @@ class HandoffChannel(HTTPChannel):  # type: ignore[misc]
     handoff: tuple[Stream, bool] | None = None
 
     def handle_close(self) -> None:
-        handoff, sock = self.handoff, self.socket
+        handoff, sock = self.handoff, getattr(self, "socket", None)
         if handoff is None or sock is None:
             super().handle_close()
             return

@@ -17,7 +17,6 @@ under ``keshi serve``, one stream per tab, ``503`` past the cap).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request

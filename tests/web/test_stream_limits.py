@@ -26,7 +26,8 @@ def capped(tmp_path: Path) -> Iterator[LiveServer]:
     server.stop()
 
 
-def connect(server: LiveServer, path: str, **headers: str) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+def connect(server: LiveServer, path: str,
+            **headers: str) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
     url = urlparse(server.url)
     conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
     conn.request("GET", path, headers={"Accept": "text/event-stream", **headers})
