@@ -14,6 +14,7 @@ import queue
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,9 +32,11 @@ class Event:
 class Subscription:
     """A subscriber's queue of events; iterate with ``get()``; ``close()`` when done."""
 
-    def __init__(self, bus: EventBus, backlog: list[Event], gap: bool) -> None:
+    def __init__(self, bus: EventBus, backlog: list[Event], gap: bool,
+                 notify: Callable[[], None] | None = None) -> None:
         self._bus = bus
         self._queue: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self._notify = notify
         for event in backlog:
             self._queue.put(event)
         #: True when the events since the requested id were no longer all in the history.
@@ -42,6 +45,8 @@ class Subscription:
 
     def put(self, event: Event) -> None:
         self._queue.put(event)
+        if self._notify is not None:
+            self._notify()
 
     def get(self, timeout: float | None = None) -> Event | None:
         """The next event, or ``None`` if none arrived within ``timeout`` seconds."""
@@ -80,18 +85,31 @@ class EventBus:
             subscriber.put(event)
         return event
 
-    def subscribe(self, last_event_id: int | None = None) -> Subscription:
-        """Subscribe; with ``last_event_id``, first receive every kept event after it."""
+    def subscribe(self, last_event_id: int | None = None,
+                  notify: Callable[[], None] | None = None) -> Subscription:
+        """Subscribe; with ``last_event_id``, first receive every kept event after it.
+
+        ``notify`` (if given) is called by the publishing thread after each event is queued: the
+        stream broadcaster uses it to wake its selector instead of polling the queue.
+        """
         with self._lock:
             backlog: list[Event] = []
             gap = False
             if last_event_id is not None:
-                backlog = [e for e in self._history if e.id > last_event_id]
-                oldest = self._history[0].id if self._history else None
-                gap = oldest is not None and oldest > last_event_id + 1
-            subscription = Subscription(self, backlog, gap)
+                backlog, gap = self._kept_after(last_event_id)
+            subscription = Subscription(self, backlog, gap, notify)
             self._subscribers.append(subscription)
         return subscription
+
+    def history_after(self, last_event_id: int) -> tuple[list[Event], bool]:
+        """The kept events after ``last_event_id`` and whether some between were no longer kept."""
+        with self._lock:
+            return self._kept_after(last_event_id)
+
+    def _kept_after(self, last_event_id: int) -> tuple[list[Event], bool]:
+        backlog = [e for e in self._history if e.id > last_event_id]
+        oldest = self._history[0].id if self._history else None
+        return backlog, oldest is not None and oldest > last_event_id + 1
 
     def unsubscribe(self, subscription: Subscription) -> None:
         with self._lock:

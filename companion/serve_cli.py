@@ -18,6 +18,17 @@ def port_number(text: str) -> int:
     return port
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
+    return number
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``keshi serve``."""
     parser = subparsers.add_parser("serve", help="run the table dashboard and the tower")
@@ -26,17 +37,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--simulate", action="store_true", help="use the simulated tower even on a Raspberry Pi")
     parser.add_argument("--instance", type=Path, default=None,
                         help="instance folder for config, database and calibration (default: ./instance)")
-    parser.add_argument("--threads", type=int, default=None, help="server threads (one per open phone + ~10)")
+    parser.add_argument("--threads", type=positive, default=None,
+                        help="request threads (default: 8; open event streams take none)")
+    parser.add_argument("--max-streams", type=positive, default=None,
+                        help="open event streams before phones are told to poll (default: sized to the machine)")
+    parser.add_argument("--stream-mode", choices=("broadcaster", "threads"), default="broadcaster",
+                        help=argparse.SUPPRESS)  # "threads": the design before issue 23, for benchmarks
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Build the app and serve it until stopped."""
     from companion.app import create_app
-    from companion.server import DEFAULT_THREADS, serve
+    from companion.server import DEFAULT_THREADS, THREAD_PER_STREAM_THREADS, serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     overrides = {"SIMULATE": True} if args.simulate else None
     app = create_app(overrides, instance_path=args.instance)
-    serve(app, args.host, args.port, threads=args.threads or DEFAULT_THREADS)
+    default_threads = DEFAULT_THREADS if args.stream_mode == "broadcaster" else THREAD_PER_STREAM_THREADS
+    serve(app, args.host, args.port, threads=args.threads or default_threads,
+          max_streams=args.max_streams, stream_mode=args.stream_mode)
     return 0

@@ -10,18 +10,19 @@ are answered with 400 and a message naming the bad value.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 from werkzeug.routing import BuildError
 
 from companion.errors import KeshiError
 from companion.fairness.cli import parse_since
-from companion.fairness.load import load_tosses, narrow
-from companion.fairness.render import REPORT_TEMPLATE, html_context, render
-from companion.fairness.report import SCOPE_KEYS, FairnessReport, build_report
+from companion.fairness.scope import SCOPE_KEYS
 from companion.i18n import LOCALE, Msg
 from companion.i18n.web import LANGUAGE_NAMES
+
+if TYPE_CHECKING:
+    from companion.fairness.report import FairnessReport
 
 bp = Blueprint("fairness", __name__, url_prefix="/fairness", template_folder="templates")
 
@@ -37,6 +38,10 @@ def _filters() -> dict[str, str | None]:
 
 
 def _report(filters: dict[str, str | None]) -> FairnessReport:
+    # numpy, scipy and the plots load with the first report, not with the server (issue 23)
+    from companion.fairness.load import load_tosses, narrow
+    from companion.fairness.report import build_report
+
     since = parse_since(filters["since"]) if filters["since"] else None
     data = load_tosses(current_app.extensions["keshi.store"], tower=filters["tower"], since=since)
     data = narrow(data, layer=filters["layer"], game=filters["game"], session=filters["session"])
@@ -81,6 +86,8 @@ def page() -> Response:
                 "board": _url("board_profile.page", "/profile")},
         "languages": _language_switch(),
     }
+    from companion.fairness.render import REPORT_TEMPLATE, html_context
+
     locale = LOCALE.get()
     html = render_template(REPORT_TEMPLATE, **html_context(report, locale), dashboard=dashboard,
                            language_names=LANGUAGE_NAMES)
@@ -93,6 +100,8 @@ def download(fmt: str) -> Response:
     if fmt not in MEDIA_TYPES:
         message = Msg("not found: report format must be html, csv or json, not {fmt!r}", fmt=fmt)
         return Response(f"{message}\n", status=404, mimetype="text/plain")
+    from companion.fairness.render import render
+
     try:
         text = render(_report(_filters()), fmt)
     except KeshiError as exc:

@@ -32,14 +32,13 @@ from companion.fairness.layer_comparison import LayerComparison, compare_layers
 from companion.fairness.load import SetAside, TossData, narrow
 from companion.fairness.monitor import monitor_layer
 from companion.fairness.release_rates import IdCodes, clusters, id_codes, release_rates
+from companion.fairness.scope import SCOPE_KEYS
 from companion.fairness.sequential import SequentialPower, SequentialTests
 from companion.fairness.two_rate import Cells, RateFit, TwoRateFit, cells_by_colour, log_likelihood
 from companion.fairness.verdict import BIAS, NO_BIAS, NOT_ENOUGH, VERDICTS, StageVerdict, english, verdict
 from companion.i18n import Msg
 from companion.tower.model import LAYER_DEFAULTS
 
-#: The filters a report can be narrowed by (CLI options, dashboard query parameters).
-SCOPE_KEYS = ("tower", "since", "layer", "game", "session")
 __all__ = ["BIAS", "NO_BIAS", "NOT_ENOUGH", "SCOPE_KEYS", "VERDICTS", "FairnessReport", "build_report"]
 
 

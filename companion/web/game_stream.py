@@ -9,22 +9,25 @@ button that this game refused is sent the same way (``tower.refused``), so its p
 seconds an ``event: ping`` (no id) shows the phone that its stream is alive. A game deleted while
 phones follow it ends their streams with ``event: deleted`` (and a last ``game`` event whose label
 says so, for pages that only listen to ``game``).
+
+What a game's stream says is ``GameFeed``; ``stream_response`` serves it (off the request thread
+under ``keshi serve``, one stream per tab, ``503`` past the cap).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.events import EventBus
+from companion.events import Event
 from companion.i18n import Msg
+from companion.streaming.feed import Shared
 from companion.table.kinds.view import build_view_json
-from companion.table.service import GameNotFound, GameService
+from companion.table.service import GameNotFound, GameService, LiveGame
 from companion.table.tower_link import TowerLink
-from companion.web.stream import events_with_heartbeats
+from companion.web.stream import stream_response
 
 bp = Blueprint("game_stream", __name__)
 
@@ -59,53 +62,67 @@ def deleted_messages(game_id: str, event_id: int) -> str:
     return f"event: deleted\ndata: {notice}\n\nid: {event_id}\nevent: game\ndata: {game}\n\n"
 
 
+class GameFeed:
+    """A game's durable events after ``sent``, its tower drops and refusals, its deletion."""
+
+    def __init__(self, games: GameService, link: TowerLink, live: LiveGame, sent: int) -> None:
+        self.games, self.link, self.live = games, link, live
+        self.game_id = live.id
+        self.sent = sent
+
+    def opening(self) -> str:
+        return f"retry: 1000\n: game {self.game_id}, after event {self.sent}\n\n" + self._flush({})
+
+    def on_event(self, event: Event, shared: Shared) -> tuple[str, bool]:
+        topic, data = event.topic, event.data
+        if topic == "game.deleted" and data.get("game_id") == self.game_id:
+            return deleted_messages(self.game_id, self.sent + 1), True
+        if topic == "game.event" and data.get("game_id") == self.game_id:
+            return (self._flush(shared) if data.get("event_id", 0) > self.sent else ""), False
+        if topic.startswith(("toss.", "tower.")) and self._ours(event, shared):
+            key = ("tower", event.id)
+            if key not in shared:
+                shared[key] = f"event: tower\ndata: {json.dumps({'topic': topic, 'data': data})}\n\n"
+            return shared[key], False
+        return "", False
+
+    def heartbeat(self) -> str:
+        return PING
+
+    def _ours(self, event: Event, shared: Shared) -> bool:
+        if event.topic == "tower.fault":
+            return True
+        if event.topic == "tower.refused":
+            return bool(event.data.get("game_id") == self.game_id)
+        key = ("game_of", event.id)  # asked once per event, however many phones follow
+        if key not in shared:
+            shared[key] = self.link.game_of(event.topic, event.data)
+        return bool(shared[key] == self.game_id)
+
+    def _flush(self, shared: Shared) -> str:
+        """The game's messages after ``sent`` (read and serialised once per position for all phones)."""
+        key = ("game", self.game_id, self.sent)
+        if key not in shared:
+            events = self.games.events_after(self.game_id, self.sent)
+            if not events:
+                shared[key] = ("", self.sent)
+            else:
+                view = build_view_json(self.live, events[-1]["id"])
+                last = len(events) - 1
+                shared[key] = ("".join(format_game_event(e, view if i == last else None)
+                                       for i, e in enumerate(events)), events[-1]["id"])
+        text, self.sent = shared[key]
+        return str(text)
+
+
 @bp.get("/api/games/<game_id>/events")
 def game_events(game_id: str) -> Response:
     """Stream ``game_id``'s events after ``Last-Event-ID`` (default: from now) until the client leaves."""
     games: GameService = current_app.extensions["keshi.games"]
-    bus: EventBus = current_app.extensions["keshi.bus"]
     link: TowerLink = current_app.extensions["keshi.tower_link"]
-    stopping = current_app.extensions["keshi.stopping"]
     live = games.get(game_id)
-    subscription = bus.subscribe()  # before reading the table, so nothing falls between the two
-    start = _resume_id(games.last_event_id(game_id))
-
-    def flush(sent: int) -> tuple[list[str], int]:
-        events = games.events_after(game_id, sent)
-        if not events:
-            return [], sent
-        view = build_view_json(live, events[-1]["id"])
-        messages = [format_game_event(e, view if i == len(events) - 1 else None) for i, e in enumerate(events)]
-        return messages, events[-1]["id"]
-
-    def generate() -> Iterator[str]:
-        try:
-            sent = start
-            yield f"retry: 1000\n: game {game_id}, after event {sent}\n\n"
-            messages, sent = flush(sent)
-            yield from messages
-            for event in events_with_heartbeats(subscription, stopping):
-                if event is None:
-                    yield PING
-                elif event.topic == "game.deleted" and event.data.get("game_id") == game_id:
-                    yield deleted_messages(game_id, sent + 1)
-                    return
-                elif event.topic == "game.event" and event.data.get("game_id") == game_id:
-                    if event.data.get("event_id", 0) > sent:
-                        messages, sent = flush(sent)
-                        yield from messages
-                elif event.topic.startswith(("toss.", "tower.")) and (
-                        event.topic == "tower.fault" or link.game_of(event.topic, event.data) == game_id
-                        or event.topic == "tower.refused" and event.data.get("game_id") == game_id):
-                    payload = json.dumps({"topic": event.topic, "data": event.data})
-                    yield f"event: tower\ndata: {payload}\n\n"
-        finally:
-            subscription.close()
-
-    response = Response(stream_with_context(generate()), mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
+    feed = GameFeed(games, link, live, _resume_id(games.last_event_id(game_id)))
+    return stream_response(feed, f"game:{game_id}")
 
 
 @bp.errorhandler(GameNotFound)

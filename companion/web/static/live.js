@@ -2,9 +2,14 @@
 // (table_game.js): the first snapshot (fetched again every 2 s while there is no connection), then the
 // game's event stream followed from the last event seen, watched for silence (three missed 5 s pings),
 // reconnected with back-off and shown as "Connection lost · reconnecting…"; a deleted game ends it.
+// The stream carries this page's own id (``tab``), so a reconnect replaces the page's old stream on the
+// companion. When the companion has no live place free (503 with Retry-After), the page says so in its
+// language and keeps itself current by fetching the game every Retry-After seconds, trying the stream
+// again each time, until one is free.
 window.KeshiLive = (function () {
   "use strict";
   const STALE_MS = 16000;
+  const tab = Math.random().toString(36).slice(2) + Date.now().toString(36);
 
   // Follow game ``gameId``: ``hooks.first(view)`` with the snapshot, then ``hooks.game(event)`` for each
   // game event, ``hooks.tower(event)`` for the tower's live drops (if given) and ``hooks.deleted(data)``
@@ -16,17 +21,21 @@ window.KeshiLive = (function () {
     let retryMs = 1000;
     let retryTimer = null;
     let ended = false;
+    let lostWords = null;  // the banner's own text, kept while it says the companion is busy
+    function banner() { return document.getElementById("connection"); }
     function connection(ok) {
-      document.getElementById("connection").hidden = ok;
+      if (lostWords !== null) { banner().textContent = lostWords; lostWords = null; }
+      banner().hidden = ok;
       root.dataset.connection = ok ? "live" : "lost";
     }
+    function streamUrl() { return "/api/games/" + gameId + "/events?last_event_id=" + lastEventId + "&tab=" + tab; }
     function heard() {
       lastHeard = Date.now();
       retryMs = 1000;
       connection(true);
     }
     function open() {
-      stream = new EventSource("/api/games/" + gameId + "/events?last_event_id=" + lastEventId);
+      stream = new EventSource(streamUrl());
       stream.addEventListener("open", heard);
       stream.addEventListener("game", function (m) {
         heard();
@@ -44,7 +53,45 @@ window.KeshiLive = (function () {
         hooks.deleted(JSON.parse(m.data));
       });
       stream.addEventListener("ping", heard);
-      stream.addEventListener("error", lost);
+      stream.addEventListener("error", function () {
+        // CLOSED: the companion answered without a stream (full, or an error); otherwise the network
+        if (stream && stream.readyState === EventSource.CLOSED) { refused(); } else { lost(); }
+      });
+    }
+    // Ask why the stream was refused: a 503 says how long to wait, and in which words.
+    function refused() {
+      if (ended) { return; }
+      stream.close();
+      stream = null;
+      const asking = new AbortController();
+      fetch(streamUrl(), {credentials: "same-origin", signal: asking.signal}).then(function (r) {
+        if (r.status !== 503) { asking.abort(); lost(); return; }  // a place came free, or another fault
+        const seconds = Number(r.headers.get("Retry-After")) || 10;
+        return r.json().then(function (body) { poll(seconds, Keshi.sayOr(body.say, body.error)); });
+      }).catch(lost);
+    }
+    // Full: say so, keep current from the game's snapshot every ``seconds``, then try a stream again.
+    function poll(seconds, words) {
+      if (lostWords === null) { lostWords = banner().textContent; }
+      banner().textContent = words;
+      banner().hidden = false;
+      root.dataset.connection = "polling";
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(function () { catchUp().then(open, open); }, seconds * 1000);
+    }
+    // The snapshot's newer log lines as game events, the last one carrying the view (as a stream's burst).
+    function catchUp() {
+      return fetch("/api/games/" + gameId, {credentials: "same-origin"}).then(function (r) {
+        if (!r.ok) { throw new Error("HTTP " + r.status); }
+        return r.json();
+      }).then(function (view) {
+        if (ended || view.event_id <= lastEventId) { return; }
+        (view.history || []).slice().reverse().forEach(function (h) {
+          if (h.id > lastEventId) { hooks.game({id: h.id, kind: h.kind, data: {label: h.label, say: h.say, action: h.action}}); }
+        });
+        lastEventId = view.event_id;
+        hooks.game({id: view.event_id, kind: "snapshot", data: {log: false}, view: view});
+      });
     }
     function lost() {
       if (ended) { return; }

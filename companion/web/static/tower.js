@@ -18,8 +18,26 @@
       (result.flagged ? " " + t("The beam and the camera disagree: please check the tray.") : "");
   }
 
-  const events = new EventSource("/events");
-  events.onmessage = function (message) {
+  // The live stream carries this page's own id, so a reconnect replaces the page's old stream. When the
+  // companion has no live place free (503 with Retry-After) the page says so and tries again later.
+  const tab = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  function listen() {
+    const events = new EventSource("/events?tab=" + tab);
+    events.onmessage = onMessage;
+    events.onerror = function () {
+      if (events.readyState !== EventSource.CLOSED) { return; }  // the browser reconnects by itself
+      const asking = new AbortController();
+      fetch("/events?tab=" + tab, {credentials: "same-origin", signal: asking.signal}).then(function (r) {
+        if (r.status !== 503) { asking.abort(); setTimeout(listen, 2000); return; }
+        const seconds = Number(r.headers.get("Retry-After")) || 10;
+        return r.json().then(function (body) {
+          state.textContent = Keshi.sayOr(body.say, body.error);
+          setTimeout(listen, seconds * 1000);
+        });
+      }).catch(function () { setTimeout(listen, 2000); });
+    };
+  }
+  function onMessage(message) {
     const event = JSON.parse(message.data);
     const data = event.data;
     if (event.topic === "toss.started") {
@@ -42,7 +60,8 @@
       state.textContent = t("Tower fault: {message}", {message: Keshi.sayOr(data.say, data.message)});
       button.disabled = false;
     }
-  };
+  }
+  listen();
 
   // The table shook the tower empty: it now counts as holding nothing.
   const emptied = document.getElementById("emptied");
