@@ -70,6 +70,7 @@ def play(client: FlaskClient, headers: dict[str, str], players: int, rng: random
     seating = [{"name": f"P{i + 1}", "colour": SEATS[i]} for i in range(players)]
     game_id = client.post("/api/games", json={"players": seating, "seed": rng.randrange(2**31)},
                           headers=headers).get_json()["id"]
+    client.post(f"/api/games/{game_id}/role", json={"seat": "all"}, headers=headers)  # this screen plays for all
     client.post(f"/api/games/{game_id}/tower/empty", json={"found": {}}, headers=headers)
     view = client.get(f"/api/games/{game_id}").get_json()
     asked = 0
