@@ -59,6 +59,7 @@
     return role() === "all" || role() === String(seat);
   }
   function setRole(value, pin, name) {
+    if (value === "all" && pin === undefined && !hostHere) { KeshiLive.askShare(); return; }  // the PIN first
     const near = pin !== undefined ? "#share-go" : "#who-card";  // beside the button tapped
     myRole.choose(value, pin, name).then(function (result) {
       if (!result.ok) {

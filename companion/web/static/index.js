@@ -1,6 +1,5 @@
-// The games list: delete a game (with its log and events) after a confirmation, and import a log.
-// Deleting a game this browser is not seated at asks for its table PIN (the companion's own screen
-// never needs it).
+// The games list: delete a game (with its log and events) after a confirmation, and import a log
+// (both for the table's host: the companion's own screen or a phone with the owner code).
 (function () {
   "use strict";
   const t = Keshi.t;
@@ -10,18 +9,11 @@
       const row = button.closest("li");
       const state = row.querySelector(".delete-state");
       if (!window.confirm(t("Delete “{title}” with its whole log? This cannot be undone.", {title: button.dataset.title}))) { return; }
-      function attempt(body) {
-        return Keshi.api("DELETE", "/api/games/" + button.dataset.id, body).then(function (result) {
-          if (result.ok) { row.remove(); return; }
-          if (result.status === 403 && !body) {
-            const pin = window.prompt(t("The table PIN of this game (shown on its host screen):"));
-            if (pin) { return attempt({pin: pin}); }
-          }
-          state.hidden = false;
-          state.textContent = t("Not deleted: {reason}", {reason: result.data.error || result.status});
-        });
-      }
-      attempt(undefined);
+      Keshi.api("DELETE", "/api/games/" + button.dataset.id).then(function (result) {
+        if (result.ok) { row.remove(); return; }
+        state.hidden = false;
+        state.textContent = t("Not deleted: {reason}", {reason: result.data.error || result.status});
+      });
     });
   });
 

@@ -174,6 +174,17 @@ window.KeshiLive = (function () {
     select.addEventListener("change", function () { if (select.value) { choose(select.value); } });
   }
 
+  // The "plays for" menu asked for "everyone" on a phone that is not the host: the card's share form
+  // (the table PIN and the device's name) opens instead.
+  function askShare() {
+    const ask = document.getElementById("who-ask");
+    const share = document.getElementById("who-share");
+    if (!ask || !share) { return; }
+    ask.hidden = false;
+    share.hidden = false;
+    document.getElementById("share-pin").focus();
+  }
+
   // Every shared device, on every phone: "Ana's tablet plays for everyone" (the view's ``devices``); on
   // the host's table card, a button per taken seat to free it (that phone was lost or changed hands).
   function renderDevices(view) {
@@ -227,6 +238,6 @@ window.KeshiLive = (function () {
     }
   }
 
-  return {follow: follow, logList: logList, role: role, fillRoles: fillRoles, renderDevices: renderDevices,
-    renderWho: renderWho};
+  return {follow: follow, logList: logList, role: role, fillRoles: fillRoles, askShare: askShare,
+    renderDevices: renderDevices, renderWho: renderWho};
 })();

@@ -43,6 +43,7 @@
     return SEAT_COLOURS[colour] || ["#3b7bd8", "#d8433b", "#3aa65a", "#e3c02c", "#9b59b6"][seat % 5];
   };
   function setRole(value, pin, name) {
+    if (value === "all" && pin === undefined && !hostHere) { KeshiLive.askShare(); return; }  // the PIN first
     myRole.choose(value, pin, name).then(function (result) {
       if (!result.ok) {
         const select = document.getElementById("role");
