@@ -60,6 +60,7 @@ def test_a_full_companion_turns_the_page_to_polling_in_its_language_and_back_to_
     holder = _hold_the_only_stream(one_stream)
     try:
         game_id = _api(context.request, base, "POST", "/api/games", {"players": PLAYERS, "seed": 3})["id"]
+        _api(context.request, base, "POST", f"/api/games/{game_id}/role", {"seat": "all"})  # it plays for everyone
         _api(context.request, base, "POST", f"/api/games/{game_id}/tower/empty", {"found": {}})
         page = context.new_page()
         page.goto(f"{base}/games/{game_id}")
