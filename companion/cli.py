@@ -31,6 +31,17 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
+def positive_int(text: str) -> int:
+    """An argparse type shared by the subcommands: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, not {text!r}")
+    return value
+
+
 class OneLineParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose usage errors are one line, not a usage block."""
 

@@ -6,6 +6,8 @@ import argparse
 import logging
 from pathlib import Path
 
+from companion.cli import positive_int
+
 
 def port_number(text: str) -> int:
     """An argparse type: a TCP port 1–65535."""
@@ -18,17 +20,6 @@ def port_number(text: str) -> int:
     return port
 
 
-def positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
-    return number
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``keshi serve``."""
     parser = subparsers.add_parser("serve", help="run the table dashboard and the tower")
@@ -37,9 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--simulate", action="store_true", help="use the simulated tower even on a Raspberry Pi")
     parser.add_argument("--instance", type=Path, default=None,
                         help="instance folder for config, database and calibration (default: ./instance)")
-    parser.add_argument("--threads", type=positive, default=None,
+    parser.add_argument("--threads", type=positive_int, default=None,
                         help="request threads (default: 8; open event streams take none)")
-    parser.add_argument("--max-streams", type=positive, default=None,
+    parser.add_argument("--max-streams", type=positive_int, default=None,
                         help="open event streams before phones are told to poll (default: sized to the machine)")
     parser.add_argument("--stream-mode", choices=("broadcaster", "threads"), default="broadcaster",
                         help=argparse.SUPPRESS)  # "threads": the design before issue 23, for benchmarks

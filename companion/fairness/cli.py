@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from companion import COLOURS
+from companion.cli import positive_int
 from companion.errors import ConfigError
 from companion.i18n import Msg
 from companion.instance_files import private_folder
@@ -49,17 +50,6 @@ def parse_since(text: str) -> float:
         return datetime.fromisoformat(text).timestamp()
     except ValueError:
         raise ConfigError(Msg("since must be an ISO date like 2026-11-21, not {text!r}", text=text)) from None
-
-
-def positive_int(text: str) -> int:
-    """Parse a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, not {text!r}")
-    return value
 
 
 def register(tower_subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

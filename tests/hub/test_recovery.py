@@ -23,7 +23,7 @@ from companion.fairness.simulate import simulate_into_store
 from companion.publish.publisher import Publisher
 from companion.store import Store
 from companion.tower.model import TowerParams
-from tests.hub.conftest import needs_servers, start_hub, tower_publisher
+from tests.hub.conftest import HubProcess, needs_servers, start_hub, tower_publisher
 from tests.hub.servers import Mosquitto
 from tests.hub.test_hub_delivery import wait_until
 
@@ -60,12 +60,18 @@ def check_exactly(database: str, expected: set[tuple[str, str]]) -> None:
     assert len(stored) == len(set(stored)) == len(expected) and set(stored) == expected
 
 
+def three_tables_and_a_hub(tmp_path: Path, broker: Mosquitto, database: str
+                           ) -> tuple[dict[str, Store], HubProcess, list[Publisher]]:
+    """The three tables' stores, a running hub, and each table's publisher to the broker."""
+    stores = {name: Store(tmp_path / f"{i}.sqlite3") for i, name in enumerate(TOWERS)}
+    hub = start_hub(broker, database, tmp_path / "hub.log")
+    return stores, hub, [tower_publisher(store, name, broker) for name, store in stores.items()]
+
+
 def test_a_broker_restarted_without_its_store_while_the_hub_runs_loses_nothing(
     tmp_path: Path, broker: Mosquitto, database: str
 ) -> None:
-    stores = {name: Store(tmp_path / f"{i}.sqlite3") for i, name in enumerate(TOWERS)}
-    hub = start_hub(broker, database, tmp_path / "hub.log")
-    publishers = [tower_publisher(store, name, broker) for name, store in stores.items()]
+    stores, hub, publishers = three_tables_and_a_hub(tmp_path, broker, database)
     tables = [threading.Thread(target=play, args=(store, name, 60, seed))
               for seed, (name, store) in enumerate(stores.items(), start=1)]
     try:
@@ -89,9 +95,7 @@ def test_a_broker_restarted_without_its_store_while_the_hub_runs_loses_nothing(
 def test_a_broker_restarted_without_its_store_while_the_hub_is_down_loses_nothing(
     tmp_path: Path, broker: Mosquitto, database: str
 ) -> None:
-    stores = {name: Store(tmp_path / f"{i}.sqlite3") for i, name in enumerate(TOWERS)}
-    hub = start_hub(broker, database, tmp_path / "hub.log")
-    publishers = [tower_publisher(store, name, broker) for name, store in stores.items()]
+    stores, hub, publishers = three_tables_and_a_hub(tmp_path, broker, database)
     try:
         for seed, (name, store) in enumerate(stores.items(), start=1):
             play(store, name, 5, seed, pause=0)
