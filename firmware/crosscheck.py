@@ -38,8 +38,10 @@ from firmware.timing import Drop
 LOW_CONFIDENCE = 0.8
 #: The fewest single-piece blocks a calibration is made from (fewer give a too-short longest block).
 MIN_CALIBRATION_BLOCKS = 200
-#: The share of single-piece blocks the calibrated longest block covers (the rest are outliers).
+#: The share of single-piece blocks the calibrated longest block covers (the rest are outliers) ...
 LONGEST_QUANTILE = 0.995
+#: ... and the margin on it, so a single piece a little slower than any seen is still one piece.
+LONGEST_MARGIN = 1.02
 
 #: Why a toss is flagged, by stable name (``companion.tower.count_words`` says each in player words).
 FLAG_REASONS = ("no_camera", "fewer", "more", "unknown", "unsure")
@@ -70,14 +72,15 @@ class BeamCalibration:
 
 def calibrate_single_block(blocks_ms: Sequence[float]) -> BeamCalibration:
     """The calibration from single-piece block times (ms), e.g. every drop of tosses on which the
-    camera counted exactly as many pieces as the beam saw drops: median and ``LONGEST_QUANTILE``."""
+    camera counted exactly as many pieces as the beam saw drops: median, and the longest block
+    (``LONGEST_QUANTILE``) with ``LONGEST_MARGIN``."""
     if len(blocks_ms) < MIN_CALIBRATION_BLOCKS:
         raise TimingConfigError(
             f"calibrating the beam needs at least {MIN_CALIBRATION_BLOCKS} single-piece blocks, not {len(blocks_ms)}"
         )
     ordered = sorted(blocks_ms)
     longest = ordered[min(len(ordered) - 1, int(LONGEST_QUANTILE * len(ordered)))]
-    return BeamCalibration(round(statistics.median(ordered), 3), round(longest, 3))
+    return BeamCalibration(round(statistics.median(ordered), 3), round(longest * LONGEST_MARGIN, 3))
 
 
 @dataclass(frozen=True)
@@ -120,9 +123,9 @@ def unsure_colours(camera: CameraCount) -> tuple[str, ...]:
     unsure: list[str] = []
     for piece in camera.pieces:
         colour = piece.get("colour")
-        if colour not in (None, "unknown") and float(piece.get("confidence", 1.0)) < LOW_CONFIDENCE:
-            if colour not in unsure:
-                unsure.append(str(colour))
+        sure = float(piece.get("confidence", 1.0)) >= LOW_CONFIDENCE
+        if colour not in (None, "unknown", *unsure) and not sure:
+            unsure.append(str(colour))
     return tuple(unsure)
 
 
