@@ -17,7 +17,8 @@ assumption is the one the count cross-check (``firmware.crosscheck``) is weighed
   a millisecond, which the drop timer must bridge as bounce.
 
 ``BeamPlayer`` drives those edges on the rig's receiver pin at their scheduled times (``drive_at``),
-so gpiozero's callback path and ``BreakBeam`` run as on a Pi, and can inject the beam faults a real tower has (``FAULTS``).
+so gpiozero's callback path and ``BreakBeam`` run as on a Pi, and can inject the beam faults a
+real tower has (``FAULTS``).
 """
 
 from __future__ import annotations
