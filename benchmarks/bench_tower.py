@@ -32,7 +32,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.count_check import report as count_check_report  # noqa: E402
+from count_check import report as count_check_report  # noqa: E402
+
 from companion.events import EventBus  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.tower.service import TowerService  # noqa: E402
