@@ -1,14 +1,24 @@
 """The simulated tower's beam: what the exit beam of a ~20 cm tower sees, played on MockFactory pins.
 
 ``drop_times_ms`` says when the pieces of a toss cross the exit of a ~20 cm tower (the simulated tower
-and ``keshi tower pintest --mock`` both use it); ``beam_edges`` turns those drop times into the
-receiver's edges: each keshi blocks the beam for 3–6 ms; now and then (2 % of pieces) two pieces
-fall together, the second starting 0.5–5 ms into the first, so the beam sees one longer block: the
-drop timer calls the longer ones doubles, and the shorter ones make the beam undercount, which the
-camera cross-check must catch; now and then an edge chatters for a fraction of a millisecond,
-which the drop timer must filter. ``BeamPlayer`` drives those edges on the rig's receiver pin at
-their scheduled times (``drive_at``), so gpiozero's callback path and ``BreakBeam`` run as on a Pi,
-and can inject the beam faults a real tower has (``FAULTS``).
+and ``keshi tower pintest --mock`` both use it): the first at ``FIRST_DROP_MS`` + 0–60 ms, each next
+one ``MIN_GAP_MS`` + an exponential gap of mean ``MEAN_GAP_MS`` later, so separate pieces never
+overlap at the beam. ``beam_edges`` turns those drop times into the receiver's edges, and its
+assumption is the one the count cross-check (``firmware.crosscheck``) is weighed against:
+
+- each keshi blocks the beam for ``SINGLE_BLOCK_MS`` (3–6 ms, uniform);
+- each piece after the first leaves *together* with the one before with probability ``together_p``
+  (``TOGETHER_P`` = 2 % by default; ``CLUMPY_TOGETHER_P`` = 10 % is the harsher tower the benchmark
+  also runs): it starts ``TOGETHER_OFFSET_MS`` (0.5–5 ms, uniform) after the start of the block
+  before, so the beam sees one longer block (three or more pieces chain the same way). About three
+  in four such blocks are longer than any single piece; the rest look like one piece, and the beam
+  undercounts them;
+- now and then (``chatter_p``, 10 % of blocks) an edge chatters for ``CHATTER_GAP_MS``, a fraction of
+  a millisecond, which the drop timer must bridge as bounce.
+
+``BeamPlayer`` drives those edges on the rig's receiver pin at their scheduled times (``drive_at``),
+so gpiozero's callback path and ``BreakBeam`` run as on a Pi, and can inject the beam faults a
+real tower has (``FAULTS``).
 """
 
 from __future__ import annotations
@@ -24,6 +34,10 @@ from firmware.rig import TowerRig
 SINGLE_BLOCK_MS = (3.0, 6.0)
 TOGETHER_OFFSET_MS = (0.5, 5.0)
 CHATTER_GAP_MS = (0.1, 0.4)
+#: How often a piece leaves the tower together with the one before: the simulated tower's default,
+#: and a harsher, clumpier tower (e.g. a tighter exit) the cross-check is also measured against.
+TOGETHER_P = 0.02
+CLUMPY_TOGETHER_P = 0.10
 
 #: Faults ``BeamPlayer.inject`` can simulate: a piece lodged in the exit, an unplugged receiver, a
 #: beam that works (passes its self-test) but no longer crosses the pieces' path.
@@ -55,7 +69,7 @@ class BeamEdge:
 
 
 def beam_edges(
-    drop_times: list[float], rng: random.Random, *, together_p: float = 0.02, chatter_p: float = 0.1
+    drop_times: list[float], rng: random.Random, *, together_p: float = TOGETHER_P, chatter_p: float = 0.1
 ) -> list[BeamEdge]:
     """The receiver edges for pieces crossing at ``drop_times`` (ms), ascending, blocks merged."""
     blocks: list[list[float]] = []

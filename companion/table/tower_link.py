@@ -152,7 +152,7 @@ class TowerLink:
         counts = {c: n for c, n in data.get("counts", {}).items() if n}
         shown = ", ".join(f"{n} {c}" for c, n in counts.items()) or "nothing"
         result = {key: data.get(key) for key in
-                  ("toss_id", "counts", "unknown", "source", "beam_count", "camera_count", "flagged")}
+                  ("toss_id", "counts", "unknown", "source", "beam_count", "camera_count", "flagged", "check")}
         result["confidence"] = data.get("confidence")
         result["snapshot_url"] = snapshots.snapshot_url(self.instance, str(data.get("toss_id")), data.get("snapshot"))
         result["colour_confidence"] = snapshots.colour_confidence(data.get("pieces"))

@@ -35,13 +35,15 @@ from companion.errors import ConfigError, KeshiError
 from companion.events import EventBus
 from companion.i18n import Msg, as_msg, error_words, render_words
 from companion.store import Store
+from companion.tower.count_words import check_json
 from companion.tower.model import SimulatedTower, TossOutcome, TowerParams
 from companion.tower.record import ColourCounts, TossRecord, colour_counts, save_toss
-from firmware.capture import CameraCount, capture_count, lit_frame, needs_confirmation, save_snapshot
-from firmware.config import load_tower_config
+from firmware.capture import CameraCount, capture_count, lit_frame, save_snapshot
+from firmware.config import load_beam_calibration, load_tower_config
+from firmware.crosscheck import BeamCalibration, cross_check
 from firmware.pins import PinMap
 from firmware.rig import TowerRig, simulated_rig
-from firmware.simulated import BeamPlayer, beam_edges, drop_times_ms
+from firmware.simulated import TOGETHER_P, BeamPlayer, beam_edges, drop_times_ms
 from firmware.timing import Drop, DropTimer, Fault, Settled, TimingConfig, TimingEvent, TossStarted
 from firmware.tray_camera import (
     CameraUnavailableError,
@@ -91,6 +93,17 @@ def next_contents(before: Mapping[str, int], pieces_in: Mapping[str, int], out: 
     return {c: max(0, before.get(c, 0) + pieces_in.get(c, 0) - out.get(c, 0)) for c in COLOURS}
 
 
+def misread_count(camera: CameraCount, change: Mapping[str, int]) -> CameraCount:
+    """``camera`` off by ``change`` per colour (never below 0), as a misreading camera would report it
+    (``TowerService.misread_next``): the pieces it names change with the counts."""
+    counts = {c: max(0, camera.counts.get(c, 0) + change.get(c, 0)) for c in COLOURS}
+    pieces: list[dict[str, Any]] = [p for p in camera.pieces if p.get("colour") not in counts]
+    for colour, n in counts.items():
+        named = [p for p in camera.pieces if p.get("colour") == colour][:n]
+        pieces += named + [{"colour": colour, "confidence": 1.0}] * (n - len(named))
+    return CameraCount(counts, camera.unknown, tuple(pieces))
+
+
 class TowerBusyError(KeshiError, RuntimeError):
     """A toss was asked for while the previous one has not settled yet."""
 
@@ -126,6 +139,7 @@ class TowerService:
         time_scale: float = 1.0,
         pins: PinMap | None = None,
         timing: TimingConfig | None = None,
+        together_p: float = TOGETHER_P,
     ) -> None:
         if mode not in ("simulated", "hardware"):
             raise ConfigError(f"tower mode must be simulated or hardware, not {mode!r}")
@@ -140,6 +154,10 @@ class TowerService:
         file_pins, file_timing = load_tower_config(instance_dir)
         self.pins = pins or file_pins
         self.timer = DropTimer(timing or file_timing)
+        #: How long one piece blocks the beam (``tower.json``'s ``beam``, else a default) for the cross-check.
+        self.beam_calibration = load_beam_calibration(instance_dir) or BeamCalibration()
+        #: Simulated: how often a piece leaves the tower together with the one before (the clumping knob).
+        self.together_p = together_p
         self.rig: TowerRig | None = None
         self.player: BeamPlayer | None = None
         self.camera: TrayCamera | None = None
@@ -433,7 +451,8 @@ class TowerService:
         toss.outcome = self.tower.toss(toss.pieces_in)
         if toss.camera is not None:
             toss.camera.show(toss.outcome.released)  # the tray fills while the pieces fall
-        edges = beam_edges(drop_times_ms(sum(toss.outcome.released.values()), self.rng), self.rng)
+        edges = beam_edges(drop_times_ms(sum(toss.outcome.released.values()), self.rng), self.rng,
+                           together_p=self.together_p)
         self._horizon = start + edges[0].t_ms / 1000.0 if edges else float("inf")
         player = self.player
 
@@ -517,20 +536,21 @@ class TowerService:
         try:
             frame, camera = self._capture(toss)
             beam_count = settled.beam_count
+            misread, self._misread = self._misread, None
+            if misread is not None and toss.outcome is not None and camera is not None:
+                camera = misread_count(camera, misread)
             if toss.outcome is not None and camera is None:
-                counts, source, flagged = toss.outcome.released, "simulator-truth", False
+                counts, source, check = toss.outcome.released, "simulator-truth", None
+                if misread is not None:  # the simulator's truth misread: flagged as today's rule would
+                    counts = {c: max(0, counts[c] + misread.get(c, 0)) for c in COLOURS}
+                    misread_flag = sum(counts.values()) != beam_count
             else:
                 # no camera count: nothing is known of what fell out until the table says ("none")
                 counts = colour_counts(camera.counts) if camera is not None else colour_counts()
                 source = "camera" if camera is not None else "none"
-                flagged = camera is None or needs_confirmation(beam_count, camera)
+                check = cross_check(settled.drops, camera, self.beam_calibration)
+            flagged = check.flagged if check is not None else misread is not None and misread_flag
             camera_total = camera.total if camera is not None else None
-            misread, self._misread = self._misread, None
-            if misread is not None and toss.outcome is not None:
-                counts = {c: max(0, counts[c] + misread.get(c, 0)) for c in COLOURS}
-                if camera is not None:
-                    camera_total = sum(counts.values()) + camera.unknown
-                flagged = flagged or sum(counts.values()) != beam_count
             snapshot = self._save_snapshot(toss.toss_id, frame) if camera is not None else None
             before, after = self._contents(toss, counts)
             record = TossRecord(
@@ -545,7 +565,7 @@ class TowerService:
             self.bus.publish("toss.result", {
                 "toss_id": toss.toss_id, "counts": counts, "unknown": camera.unknown if camera else 0,
                 "source": source, "beam_count": beam_count, "camera_count": record.camera_count,
-                "flagged": flagged, "snapshot": snapshot,
+                "flagged": flagged, "check": check_json(check) if check is not None else None, "snapshot": snapshot,
                 "pieces": list(camera.pieces) if camera is not None else [], "record": record.to_dict(),
             })
             if settled.silent:

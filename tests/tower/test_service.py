@@ -156,7 +156,7 @@ def test_simulated_tosses_are_counted_by_the_vision_detector_on_a_rendered_tray(
     for result in results:
         assert result["source"] == "camera"
         assert result["camera_count"] == sum(result["counts"].values()) + result["unknown"]
-        assert result["flagged"] == (result["camera_count"] != result["beam_count"] or result["unknown"] > 0)
+        assert result["flagged"] == result["check"]["flagged"] == bool(result["check"]["reasons"])
         record = result["record"]  # the simulator's truth: what left the tower
         fell = {c: record["contents_before"][c] + record["pieces_in"][c] - record["contents_after"][c]
                 for c in record["pieces_in"]}
@@ -220,7 +220,9 @@ def test_pieces_falling_together_make_the_camera_disagree_and_the_toss_flagged(
     result = events_until(bus, "toss.result")[-1].data
     assert result["source"] == "camera"
     assert result["camera_count"] >= 2 and result["beam_count"] < result["camera_count"]
-    assert result["flagged"] and result["record"]["flagged"]
+    assert result["flagged"] and result["record"]["flagged"]  # that many cannot hide in one long block
+    assert result["check"]["reasons"] == ["more"]
+    assert result["check"]["say"][0]["params"]["pieces"] == result["camera_count"]
 
 
 def test_agreeing_senses_are_not_flagged(

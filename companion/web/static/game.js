@@ -419,7 +419,7 @@
         {keshis: countsChips(result.leftover_if_confirmed)}) + "</p>";
     }
     html += evidence(result);
-    if (result.flagged) { html += '<p class="warn">' + esc(t("The beam and the camera disagree: check the tray before you confirm.")) + "</p>"; }
+    html += countCheck(result);
     if (!mayAct(null)) { box.innerHTML = html + (whoFirst() || '<p class="waiting">' + esc(t("Waiting for the table to confirm.")) + "</p>"); return; }
     if (correcting && correcting.mode === "result") { box.innerHTML = html; counter(box); return; }
     html += '<button type="button" class="big" id="accept">' + esc(t("Confirm: that is what fell out")) + "</button>" +
@@ -430,6 +430,17 @@
       correcting = {mode: "result", counts: Object.assign({}, result.counts)};
       render();
     });
+  }
+
+  // Why the toss needs a look (each reason of the beam/camera cross-check), or why a difference is fine.
+  function countCheck(result) {
+    const said = (result.check && result.check.say) || [];
+    if (result.flagged) {
+      const why = said.map(function (m) { return "<li>" + esc(Keshi.say(m)) + "</li>"; }).join("");
+      return '<div class="warn" id="count-check"><p>' + esc(t("The beam and the camera disagree: check the tray before you confirm.")) +
+        "</p>" + (why ? "<ul>" + why + "</ul>" : "") + "</div>";
+    }
+    return said.length ? '<p class="muted small" id="count-check">' + esc(said.map(Keshi.say).join(" · ")) + "</p>" : "";
   }
 
   // What the tower saw: the tray snapshot, each colour's camera confidence, beam and camera totals.
