@@ -126,7 +126,9 @@ class TowerService:
         time_scale: float = 1.0,
         pins: PinMap | None = None,
         timing: TimingConfig | None = None,
+        camera_frames: Path | None = None,
     ) -> None:
+        """``camera_frames``: hardware mode's camera replays this folder's images instead of Picamera2."""
         if mode not in ("simulated", "hardware"):
             raise ConfigError(f"tower mode must be simulated or hardware, not {mode!r}")
         self.bus = bus
@@ -137,6 +139,7 @@ class TowerService:
         self.rng = random.Random(seed)
         self.tower = SimulatedTower(TowerParams(layer=layer), self.rng)
         self.time_scale = time_scale
+        self.camera_frames = camera_frames
         file_pins, file_timing = load_tower_config(instance_dir)
         self.pins = pins or file_pins
         self.timer = DropTimer(timing or file_timing)
@@ -193,7 +196,8 @@ class TowerService:
             if self.mode == "simulated":
                 camera = simulated_camera(seed, self.instance_dir)
             else:
-                camera = hardware_camera(self.instance_dir, self.rig.light if self.rig is not None else None)
+                light = self.rig.light if self.rig is not None else None
+                camera = hardware_camera(self.instance_dir, light, self.camera_frames)
             if self._stopping.is_set() and camera is not None:
                 camera.close()  # stopped while the camera was opening
                 return
