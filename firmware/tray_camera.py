@@ -4,7 +4,8 @@ On the Pi the frames come from the camera under the tower base (``vision.sources
 locked to the calibration's exposure, gains and focus) and the instance's calibration drives the
 detector. The same camera can instead replay a folder of image files (``vision.sources.FileSource``,
 the ``CAMERA_FRAMES_DIR`` setting): everything else — light pairs, counting, snapshots — runs as on
-the Pi, so the hardware tower can be rehearsed and measured off a Pi (``benchmarks/bench_memory.py``). In the simulator the "camera" photographs a synthetic tray (``vision.synthetic``) showing
+the Pi, so the hardware tower can be rehearsed and measured off a Pi (``benchmarks/bench_memory.py``).
+In the simulator the "camera" photographs a synthetic tray (``vision.synthetic``) showing
 exactly the pieces that fell out, and the same detector counts them, so the simulated tower runs
 the real vision pipeline. Vision is imported lazily, inside the constructors.
 
