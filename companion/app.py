@@ -36,6 +36,8 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "TOWER_LAYER": "B1",
     "SIMULATOR_SEED": None,
     "SIMULATOR_TIME_SCALE": 1.0,  # < 1 speeds the simulated tower up (tests)
+    # hardware mode's camera replays this folder's images (relative to the instance folder), also off a Pi
+    "CAMERA_FRAMES_DIR": None,
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
     # the companion's own screen (a loopback request) is the host; switch off behind a reverse proxy,
     # where every request arrives from loopback (docs/security.md)
@@ -65,7 +67,9 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | P
 
     store = open_instance_store(instance)
     bus = EventBus()
-    mode = tower_mode(bool(app.config["SIMULATE"]))
+    frames = app.config["CAMERA_FRAMES_DIR"]
+    camera_frames = instance / frames if frames is not None else None
+    mode = tower_mode(bool(app.config["SIMULATE"]), camera_frames=camera_frames)
     tower = TowerService(
         bus,
         store,
@@ -75,6 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | P
         tower=app.config["TOWER_NAME"],
         seed=app.config["SIMULATOR_SEED"],
         time_scale=float(app.config["SIMULATOR_TIME_SCALE"]),
+        camera_frames=camera_frames,
     )
     app.extensions["keshi.store"] = store
     app.extensions["keshi.bus"] = bus
@@ -155,6 +160,9 @@ def check_settings(config: Any) -> None:
         raise ConfigError(f"TOWER_NAME must be a non-empty text, not {config['TOWER_NAME']!r}")
     if config["TOWER_LAYER"] not in ("B1", "B2"):
         raise ConfigError(f"TOWER_LAYER must be \"B1\" or \"B2\", not {config['TOWER_LAYER']!r}")
+    frames = config["CAMERA_FRAMES_DIR"]
+    if frames is not None and (not isinstance(frames, str) or not frames.strip()):
+        raise ConfigError(f"CAMERA_FRAMES_DIR must be a folder's path or null, not {frames!r}")
     seed = config["SIMULATOR_SEED"]
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ConfigError(f"SIMULATOR_SEED must be a whole number or null, not {seed!r}")

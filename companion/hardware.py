@@ -16,6 +16,13 @@ def pi_model(model_file: Path = DEVICE_TREE_MODEL) -> str | None:
     return model if model.startswith("Raspberry Pi") else None
 
 
-def tower_mode(simulate: bool, model_file: Path = DEVICE_TREE_MODEL) -> str:
-    """``"hardware"`` on a Pi unless ``simulate`` is asked for; ``"simulated"`` everywhere else."""
-    return "simulated" if simulate or pi_model(model_file) is None else "hardware"
+def tower_mode(simulate: bool, model_file: Path = DEVICE_TREE_MODEL, *, camera_frames: Path | None = None) -> str:
+    """``"hardware"`` on a Pi unless ``simulate`` is asked for; ``"simulated"`` everywhere else.
+
+    ``camera_frames`` (the ``CAMERA_FRAMES_DIR`` setting: the camera replays image files) makes it
+    ``"hardware"`` off a Pi too, so the Pi's code path can be rehearsed and measured anywhere; its
+    pins then come from the pin factory gpiozero is told to use (``GPIOZERO_PIN_FACTORY=mock``).
+    """
+    if simulate:
+        return "simulated"
+    return "hardware" if camera_frames is not None or pi_model(model_file) is not None else "simulated"

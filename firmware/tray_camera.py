@@ -2,7 +2,10 @@
 
 On the Pi the frames come from the camera under the tower base (``vision.sources.Picamera2Source``,
 locked to the calibration's exposure, gains and focus) and the instance's calibration drives the
-detector. In the simulator the "camera" photographs a synthetic tray (``vision.synthetic``) showing
+detector. The same camera can instead replay a folder of image files (``vision.sources.FileSource``,
+the ``CAMERA_FRAMES_DIR`` setting): everything else — light pairs, counting, snapshots — runs as on
+the Pi, so the hardware tower can be rehearsed and measured off a Pi (``benchmarks/bench_memory.py``).
+In the simulator the "camera" photographs a synthetic tray (``vision.synthetic``) showing
 exactly the pieces that fell out, and the same detector counts them, so the simulated tower runs
 the real vision pipeline. Vision is imported lazily, inside the constructors.
 
@@ -185,14 +188,15 @@ class PiTrayCamera(_VisionCounter):
     """The Raspberry Pi camera under the tray, locked to the calibration's camera settings.
 
     Without a calibration it still takes photos (automatic exposure and white balance), for the
-    calibration wizard, but does not count.
+    calibration wizard, but does not count. Given ``frames`` (a folder of images) it replays those
+    files in name order instead of opening Picamera2; two files make one light-on/off pair.
     """
 
-    name = "picamera2"
-
-    def __init__(self, calibration_path: Path, light: Any = None) -> None:
+    def __init__(self, calibration_path: Path, light: Any = None, frames: Path | None = None) -> None:
         """``light``: the tower's ``firmware.devices.TowerLight``; with it each capture is a light-on/off pair."""
         super().__init__()
+        self.name = "picamera2" if frames is None else "files"
+        self._frames = frames
         self._source: Any = None
         self._light = light
         self.load_calibration(calibration_path)
@@ -200,7 +204,7 @@ class PiTrayCamera(_VisionCounter):
     def load_calibration(self, path: Path | None) -> None:
         """(Re)open the camera with the calibration's size, locked controls and focus, and count with it."""
         from vision.calibrate import Calibration
-        from vision.sources import Picamera2Source
+        from vision.sources import FileSource, Picamera2Source
 
         calibration = Calibration.load(path) if path is not None and path.is_file() else None
         size, controls, lens = (640, 480), None, None
@@ -212,7 +216,10 @@ class PiTrayCamera(_VisionCounter):
         if self._source is not None:
             self._source.close()  # Picamera2 opens a camera once: close before reopening
             self._source = None
-        self._source = Picamera2Source(size=size, controls=controls, lens_position=lens)
+        if self._frames is not None:
+            self._source = FileSource(self._frames)
+        else:
+            self._source = Picamera2Source(size=size, controls=controls, lens_position=lens)
         if calibration is not None:
             self._use(calibration)
         else:
@@ -223,11 +230,14 @@ class PiTrayCamera(_VisionCounter):
 
     def settle(self) -> Any:
         """Settle AE/AWB on the tray (Picamera2Source.settle locks them) and return the settings,
-        with this camera's fixed focus, for the calibration file to lock from now on."""
+        with this camera's fixed focus, for the calibration file to lock from now on. Image files
+        have nothing to lock (None)."""
         from vision.calibrate import CameraSettings
 
         if self._source is None:
             raise CameraUnavailableError("the Pi camera is closed (reopening it with a calibration failed)")
+        if self._frames is not None:
+            return None
         locked = self._source.settle()
         matrix = locked.get("ColourCorrectionMatrix")
         return CameraSettings(
@@ -275,11 +285,11 @@ def simulated_camera(seed: int, instance_dir: Path | None = None) -> TrayCamera 
         return None
 
 
-def hardware_camera(instance_dir: Path | None, light: Any = None) -> TrayCamera:
+def hardware_camera(instance_dir: Path | None, light: Any = None, frames: Path | None = None) -> TrayCamera:
     """The Pi camera with the instance's calibration (uncalibrated if there is none yet); given the
-    tower ``light``, it captures light-on/off pairs."""
+    tower ``light``, it captures light-on/off pairs; given ``frames``, it replays that folder's images."""
     path = calibration_path(instance_dir) or Path(CALIBRATION_FILENAME)
-    return PiTrayCamera(path, light)
+    return PiTrayCamera(path, light, frames)
 
 
 def missing_calibration(instance_dir: Path | None) -> str:

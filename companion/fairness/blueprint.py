@@ -6,23 +6,25 @@ plus a filter form and download links. It reads the toss log from the app's stor
 recorded so far; the filters in the query string
 (``tower``, ``since``, ``layer``, ``game``, ``session``) are the CLI's options. Bad filter values
 are answered with 400 and a message naming the bad value.
+
+The report itself is built in a short-lived child process and cached per toss log
+(``companion.fairness.offload``): numpy, scipy, the plots and the report's arrays never stay in the
+server (issue 23).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 from werkzeug.routing import BuildError
 
 from companion.errors import KeshiError
 from companion.fairness.cli import parse_since
+from companion.fairness.offload import PAGE, report_text
 from companion.fairness.scope import SCOPE_KEYS
 from companion.i18n import LOCALE, Msg
 from companion.i18n.web import LANGUAGE_NAMES
-
-if TYPE_CHECKING:
-    from companion.fairness.report import FairnessReport
 
 bp = Blueprint("fairness", __name__, url_prefix="/fairness", template_folder="templates")
 
@@ -37,15 +39,12 @@ def _filters() -> dict[str, str | None]:
     return {name: (request.args.get(name) or None) for name in SCOPE_KEYS}
 
 
-def _report(filters: dict[str, str | None]) -> FairnessReport:
-    # numpy, scipy and the plots load with the first report, not with the server (issue 23)
-    from companion.fairness.load import load_tosses, narrow
-    from companion.fairness.report import build_report
-
+def _report(fmt: str, dashboard: dict[str, Any] | None = None) -> str:
+    """The report under the request's filters as ``fmt``, from the child process or the cache."""
+    filters = _filters()
     since = parse_since(filters["since"]) if filters["since"] else None
-    data = load_tosses(current_app.extensions["keshi.store"], tower=filters["tower"], since=since)
-    data = narrow(data, layer=filters["layer"], game=filters["game"], session=filters["session"])
-    return build_report(data, scope=filters)
+    return report_text(current_app.extensions["keshi.store"], filters, since, fmt, LOCALE.get(), dashboard,
+                       dict(LANGUAGE_NAMES) if dashboard is not None else None)
 
 
 def _url(endpoint: str, fallback: str, **values: Any) -> str:
@@ -72,10 +71,6 @@ def _bad_request(exc: KeshiError) -> Response:
 def page() -> Response:
     """The fairness page with its filter form and download links."""
     filters = _filters()
-    try:
-        report = _report(filters)
-    except KeshiError as exc:
-        return _bad_request(exc)
     query: dict[str, Any] = {k: v for k, v in filters.items() if v}
     dashboard: dict[str, Any] = {
         **filters,
@@ -86,11 +81,10 @@ def page() -> Response:
                 "board": _url("board_profile.page", "/profile")},
         "languages": _language_switch(),
     }
-    from companion.fairness.render import REPORT_TEMPLATE, html_context
-
-    locale = LOCALE.get()
-    html = render_template(REPORT_TEMPLATE, **html_context(report, locale), dashboard=dashboard,
-                           language_names=LANGUAGE_NAMES)
+    try:
+        html = _report(PAGE, dashboard)
+    except KeshiError as exc:
+        return _bad_request(exc)
     return Response(html, mimetype=MEDIA_TYPES["html"])
 
 
@@ -100,10 +94,8 @@ def download(fmt: str) -> Response:
     if fmt not in MEDIA_TYPES:
         message = Msg("not found: report format must be html, csv or json, not {fmt!r}", fmt=fmt)
         return Response(f"{message}\n", status=404, mimetype="text/plain")
-    from companion.fairness.render import render
-
     try:
-        text = render(_report(_filters()), fmt)
+        text = _report(fmt)
     except KeshiError as exc:
         return _bad_request(exc)
     response = Response(text, mimetype=MEDIA_TYPES[fmt])

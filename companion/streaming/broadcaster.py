@@ -88,6 +88,9 @@ class Broadcaster:
         self._live: set[Stream] = set()
         self._by_key: dict[Hashable, Stream] = {}
         self._commands: deque[Callable[[], None]] = deque()
+        #: What the streams opened since the last bus event (or heartbeat tick) read, shared by the next
+        #: ones at the same position: 300 phones opening a game at its newest event read it once.
+        self._openings: Shared = {}
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
@@ -202,7 +205,7 @@ class Broadcaster:
 
     def _begin(self, stream: Stream) -> None:
         if not stream.closed:
-            self._send(stream, stream.feed.opening())
+            self._send(stream, stream.feed.opening(self._openings))
 
     def _attach(self, stream: Stream, sock: socket.socket, chunked: bool) -> None:
         if stream.closed:
@@ -225,6 +228,7 @@ class Broadcaster:
         if self._subscription is None:
             return
         while (event := self._subscription.get(timeout=0)) is not None:
+            self._openings = {}  # positions move on: later openings read afresh
             shared: Shared = {}
             for stream in list(self._live):
                 if stream.closed or stream.ending:
@@ -237,6 +241,7 @@ class Broadcaster:
                     self._flush(stream)
 
     def _heartbeats_and_reaping(self, now: float) -> None:
+        self._openings = {}  # kept at most one tick (a Morocco game's opening burst is 256 KiB and more)
         for stream in list(self._live):
             if stream.sock is None:
                 if now - stream.opened > self.dead_after:

@@ -18,8 +18,11 @@ Shared = dict[Any, Any]
 class Feed(Protocol):
     """One stream's words."""
 
-    def opening(self) -> str:
-        """The first messages: ``retry:``, a comment, and whatever was missed since the resume id."""
+    def opening(self, shared: Shared) -> str:
+        """The first messages: ``retry:``, a comment, and whatever was missed since the resume id.
+
+        ``shared``: work shared by every stream that opens until the next bus event is handed round
+        (streams opening at the same position read the game's messages once, not once each)."""
 
     def on_event(self, event: Event, shared: Shared) -> tuple[str, bool]:
         """The messages ``event`` makes (often ``""``) and whether the stream ends after them."""

@@ -8,7 +8,8 @@ back after a restart. ``finish`` runs ``vision.calibrate.calibrate`` on the 13 f
 result as the tower's calibration (``<instance>/calibration.json``) and has the tower reload it, so
 the next toss counts with it; ``test`` counts a fresh frame with it. Frames are PNG, not JPEG:
 calibration learns exact colours. The dashboard's routes (``companion.web.calibration``) call it and
-serve its frames.
+serve its frames. numpy and OpenCV (``vision.calibrate``, ``vision.detect``, ``vision.sources``) load
+when a step runs, not with the dashboard that imports this module (issue 23: the server's memory).
 """
 
 from __future__ import annotations
@@ -17,18 +18,17 @@ import json
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion import COLOURS
 from companion.errors import KeshiError
 from companion.i18n import Msg
 from firmware.tray_camera import CALIBRATION_FILENAME, TrayScene
-from vision.calibrate import Calibration, CameraSettings, calibrate
-from vision.detect import Detector
 from vision.errors import VisionError
-from vision.sources import Frame, read_image, write_image
+
+if TYPE_CHECKING:
+    from vision.calibrate import CameraSettings
+    from vision.sources import Frame
 
 WIZARD_DIR = "calibration-wizard"
 #: The exposure, gain and white balance the camera locked on the empty tray (kept until ``finish``).
@@ -68,7 +68,8 @@ class TowerStepCamera:
 
     def __init__(self, tower: WizardTower, seed: int = 0) -> None:
         self.tower = tower
-        self._rng = np.random.default_rng(seed)
+        self._seed = seed
+        self._rng: Any = None  # numpy's generator, made at the first simulated step (numpy loads then)
 
     def capture(self, step: str) -> tuple[Frame, dict[str, int] | None]:
         truth = None
@@ -81,8 +82,12 @@ class TowerStepCamera:
         return self.tower.capture_frame(), truth
 
     def _scene(self, step: str) -> list[Any]:
+        import numpy as np
+
         from vision.synthetic import place_pieces, random_counts
 
+        if self._rng is None:
+            self._rng = np.random.default_rng(self._seed)
         if step == EMPTY:
             return []
         if step == TEST:
@@ -128,6 +133,8 @@ class CalibrationWizard:
         if step not in STEPS:
             raise CalibrationStepError(Msg("unknown calibration step {step!r}; the steps are {steps}", step=step,
                                            steps=", ".join(STEPS)))
+        from vision.sources import write_image
+
         settled = self.tower.settle_camera() if step == EMPTY else None
         frame, _truth = self.camera.capture(step)
         with self.lock:
@@ -146,6 +153,8 @@ class CalibrationWizard:
             path.write_text(json.dumps(asdict(settled)))
 
     def _camera_settings(self) -> CameraSettings | None:
+        from vision.calibrate import CameraSettings
+
         path = self.folder / CAMERA_SETTINGS_FILE
         if not path.is_file():
             return None
@@ -157,6 +166,9 @@ class CalibrationWizard:
     def finish(self) -> dict[str, Any]:
         """Calibrate from the captured frames, save the result as the tower's calibration, and have the
         tower count with it from now on."""
+        from vision.calibrate import calibrate
+        from vision.sources import read_image
+
         missing = [s for s in STEPS if not self.frame_path(s).is_file()]
         if missing:
             raise CalibrationStepError(Msg("capture these steps first: {steps}", steps=", ".join(missing)))
@@ -173,6 +185,8 @@ class CalibrationWizard:
         """The saved calibration: pieces learnt per colour, frame size, threshold (None if none saved)."""
         if not self.calibration_path.is_file():
             return None
+        from vision.calibrate import Calibration
+
         try:
             saved = Calibration.load(self.calibration_path)
         except VisionError as exc:
@@ -182,6 +196,10 @@ class CalibrationWizard:
 
     def test(self) -> dict[str, Any]:
         """Count a fresh frame with the saved calibration: counts, unknown pieces, each piece's confidence."""
+        from vision.calibrate import Calibration
+        from vision.detect import Detector
+        from vision.sources import write_image
+
         saved = Calibration.load(self.calibration_path)
         frame, truth = self.camera.capture(TEST)
         detection = Detector(saved).detect(frame)

@@ -140,7 +140,10 @@ class TowerService:
         pins: PinMap | None = None,
         timing: TimingConfig | None = None,
         together_p: float = TOGETHER_P,
+        camera_frames: Path | None = None,
     ) -> None:
+        """``together_p``: how often the simulated tower's pieces leave together (its beam's clumping);
+        ``camera_frames``: hardware mode's camera replays this folder's images instead of Picamera2."""
         if mode not in ("simulated", "hardware"):
             raise ConfigError(f"tower mode must be simulated or hardware, not {mode!r}")
         self.bus = bus
@@ -151,6 +154,7 @@ class TowerService:
         self.rng = random.Random(seed)
         self.tower = SimulatedTower(TowerParams(layer=layer), self.rng)
         self.time_scale = time_scale
+        self.camera_frames = camera_frames
         file_pins, file_timing = load_tower_config(instance_dir)
         self.pins = pins or file_pins
         self.timer = DropTimer(timing or file_timing)
@@ -211,7 +215,8 @@ class TowerService:
             if self.mode == "simulated":
                 camera = simulated_camera(seed, self.instance_dir)
             else:
-                camera = hardware_camera(self.instance_dir, self.rig.light if self.rig is not None else None)
+                light = self.rig.light if self.rig is not None else None
+                camera = hardware_camera(self.instance_dir, light, self.camera_frames)
             if self._stopping.is_set() and camera is not None:
                 camera.close()  # stopped while the camera was opening
                 return

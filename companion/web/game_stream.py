@@ -70,8 +70,8 @@ class GameFeed:
         self.game_id = live.id
         self.sent = sent
 
-    def opening(self) -> str:
-        return f"retry: 1000\n: game {self.game_id}, after event {self.sent}\n\n" + self._flush({})
+    def opening(self, shared: Shared) -> str:
+        return f"retry: 1000\n: game {self.game_id}, after event {self.sent}\n\n" + self._flush(shared)
 
     def on_event(self, event: Event, shared: Shared) -> tuple[str, bool]:
         topic, data = event.topic, event.data

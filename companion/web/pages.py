@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 
-import segno
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
@@ -74,6 +73,8 @@ def game(game_id: str) -> ResponseReturnValue:
     if seated:
         token = access.join_token(game_id, live.pin)
         join_url = lan.reachable_url(url_for("pages.join", game_id=game_id, token=token, _external=True))
+        import segno  # only where a join code is drawn: not with the server (issue 23)
+
         qr_svg = segno.make(join_url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2)
     if live.kind != kinds.MARRAKESH:  # a table game (Morocco, Sabika): the generic page and its board
         return render_template("table_game.html", live=live, game_name=kinds.game_name(live.kind), seated=seated,

@@ -49,7 +49,7 @@ class BusFeed:
         self.bus = bus
         self.sent = bus.last_id if last_event_id is None else last_event_id
 
-    def opening(self) -> str:
+    def opening(self, shared: Shared) -> str:
         backlog, _gap = self.bus.history_after(self.sent)
         text = f"retry: 1000\n: connected, last id {self.bus.last_id}\n\n"
         for event in backlog:
@@ -96,7 +96,7 @@ def feed_on_this_thread(feed: Feed, bus: EventBus, stopping: threading.Event) ->
     """
     subscription = bus.subscribe()
     try:
-        yield feed.opening()
+        yield feed.opening({})
         for event in events_with_heartbeats(subscription, stopping):
             if event is None:
                 yield feed.heartbeat()

@@ -115,7 +115,7 @@ def pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PiTower]:
     camera = ChosenCamera()
     lights: list[object] = []
 
-    def pi_camera(_instance: Path | None, light: object) -> ChosenCamera:
+    def pi_camera(_instance: Path | None, light: object, _frames: Path | None = None) -> ChosenCamera:
         lights.append(light)
         return camera
 

@@ -21,7 +21,7 @@ from companion.streaming.feed import Shared
 class EchoFeed:
     """Sends each event's ``text`` (the same bytes for every stream: ``shared``)."""
 
-    def opening(self) -> str:
+    def opening(self, shared: Shared) -> str:
         return "retry: 1000\n\n"
 
     def on_event(self, event: Event, shared: Shared) -> tuple[str, bool]:
@@ -121,3 +121,39 @@ def test_the_default_cap_follows_memory_and_open_files() -> None:
     assert stream_cap(mem_total_kib=512 * 1024, open_files=20000) == 512  # a Pi Zero 2 W: memory decides
     assert stream_cap(mem_total_kib=8 * 1024 * 1024, open_files=1024) == 1024 - 128  # the open-file limit
     assert stream_cap(mem_total_kib=64 * 1024 * 1024, open_files=100000) == 1000  # never past the ceiling
+
+
+class CountingFeed(EchoFeed):
+    """An opening that reads "the game" once per shared dict, as ``GameFeed`` does per position."""
+
+    def __init__(self, reads: list[int], opened: list[str]) -> None:
+        self.reads, self.opened = reads, opened
+
+    def opening(self, shared: Shared) -> str:
+        if "burst" not in shared:
+            self.reads.append(1)
+            shared["burst"] = f"data: burst {len(self.reads)}\n\n"
+        self.opened.append(shared["burst"])
+        return str(shared["burst"])
+
+
+def test_streams_opening_at_the_same_position_share_one_read_until_the_next_event(bus: EventBus) -> None:
+    broadcaster = Broadcaster(bus, cap=10)
+    reads: list[int] = []
+    opened: list[str] = []
+    for _ in range(3):  # queued before the loop runs: all three open in its first round
+        broadcaster.open(CountingFeed(reads, opened))
+    broadcaster.start()
+    try:
+        wait_for(lambda: len(opened) == 3, "three openings")
+        assert len(reads) == 1 and set(opened) == {"data: burst 1\n\n"}
+        heard: list[str] = []
+        listener = broadcaster.open(CountingFeed([], heard))
+        wait_for(lambda: bool(heard), "the listener's opening")
+        bus.publish("note", {"text": "moved on"})
+        wait_for(lambda: listener.out.endswith(b"data: moved on\n\n"), "the event handed round")
+        broadcaster.open(CountingFeed(reads, opened))
+        wait_for(lambda: len(opened) == 4, "an opening after the event")
+        assert len(reads) == 2 and opened[-1] == "data: burst 2\n\n"
+    finally:
+        broadcaster.stop()
