@@ -13,19 +13,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.web.icon_files import ACCENT, BACKGROUND, ICON_DIR, ICONS
 from companion.web.palette import PALETTE
-
-ICON_DIR = Path(__file__).parent / "static" / "icons"
-BACKGROUND = "#14161a"
-ACCENT = "#f2b33d"
-#: file name -> (size in pixels, fraction of the side the drawing may use)
-ICONS: dict[str, tuple[int, float]] = {
-    "favicon-32.png": (32, 1.0),
-    "apple-touch-icon.png": (180, 0.9),
-    "icon-192.png": (192, 0.95),
-    "icon-512.png": (512, 0.95),
-    "icon-maskable-512.png": (512, 0.72),
-}
 
 
 def _bgr(hex_colour: str) -> tuple[int, int, int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, send_from_directory, url_for
 from flask.typing import ResponseReturnValue
 
-from companion.web.app_icons import BACKGROUND, ICONS
+from companion.web.icon_files import BACKGROUND, ICONS
 
 bp = Blueprint("installable", __name__)
 
