@@ -182,13 +182,13 @@ def ensure_writable_instance(instance: Path) -> None:
         raise ConfigError(f"the instance folder {instance} cannot be written: {exc.strerror or exc}") from exc
 
 
-def _owner_code(instance: Path) -> str:
+def _owner_code(instance: Path) -> owner_code.CodeFile:
     """The instance's owner code; made and announced in the log on the first start."""
     code, made = owner_code.read_or_create(instance)
     if made:
         logging.getLogger("keshi").info("this companion's owner code is %s: type it on the Host page (/host) of "
                                         "a phone to make it the host; 'keshi owner-code' shows it again", code)
-    return code
+    return owner_code.CodeFile(instance)
 
 
 def _secret_key(instance: Path) -> str:

@@ -57,6 +57,23 @@ def replace(instance: Path) -> str:
     return code
 
 
+class CodeFile:
+    """The instance's owner code, read again whenever its file changes (``--new`` from the shell takes
+    effect on the next request, signing every host device out)."""
+
+    def __init__(self, instance: Path) -> None:
+        self.path = instance / FILENAME
+        self._seen: tuple[float, int] | None = None
+        self._code = ""
+
+    def code(self) -> str:
+        stat = self.path.stat()
+        if self._seen != (stat.st_mtime, stat.st_ino):
+            self._code = self.path.read_text().strip()
+            self._seen = (stat.st_mtime, stat.st_ino)
+        return self._code
+
+
 def fingerprint(code: str, secret_key: str) -> str:
     """What a host session keeps: a keyed hash of the code (the code itself never goes in a cookie)."""
     return hmac.new(secret_key.encode(), f"owner:{code}".encode(), hashlib.sha256).hexdigest()[:32]
@@ -64,7 +81,7 @@ def fingerprint(code: str, secret_key: str) -> str:
 
 def matches(typed: object, code: str) -> bool:
     """True when ``typed`` is the owner code (case, spaces and dashes as the person typed them)."""
-    return isinstance(typed, str) and len(typed) <= 64 and hmac.compare_digest(normalise(typed), code)
+    return isinstance(typed, str) and len(typed) <= 64 and hmac.compare_digest(normalise(typed).encode(), code.encode())
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -23,10 +23,11 @@ class UnreadableName(KeshiError, ValueError):
 
 
 def clean_name(value: object, what: Msg, longest: int) -> str:
-    """``value`` as a name of at most ``longest`` characters, or ``UnreadableName`` naming ``what`` and why."""
+    """``value`` as a name of at most ``longest`` characters (longer ones are cut, then checked), or
+    ``UnreadableName`` naming ``what`` and why."""
     if not isinstance(value, str):
         raise UnreadableName(Msg("{what} must be text", what=what))
-    name = unicodedata.normalize("NFC", value).strip()
+    name = unicodedata.normalize("NFC", value).strip()[:longest].strip()  # checked as it will be shown
     if any(unicodedata.category(ch) == "Cc" for ch in name):
         raise UnreadableName(Msg("{what} contains a control character (such as a line break): type it again",
                              what=what))
@@ -35,4 +36,4 @@ def clean_name(value: object, what: Msg, longest: int) -> str:
                              what=what))
     if not any(unicodedata.category(ch)[0] in "LMNPS" for ch in name):
         raise UnreadableName(Msg("{what} needs at least one visible letter or digit", what=what))
-    return name[:longest]
+    return name

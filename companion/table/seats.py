@@ -64,6 +64,15 @@ def acting_seat(role: Role, action: Any, names: list[str]) -> int | None:
                           player=names[player]))
 
 
+def switch_words(before: Role, after: Role, names: list[str]) -> Msg:
+    """What every phone reads when a device changes who it plays for: "Ben's phone now plays for Cem"."""
+    was = (Msg("{device}", device=before.label) if before.everyone
+           else Msg("{player}'s phone", player=names[before.seat or 0]))
+    if after.everyone:
+        return Msg("{device} now plays for everyone, as {name}", device=was, name=after.label)
+    return Msg("{device} now plays for {player}", device=was, player=names[after.seat or 0])
+
+
 def device_words(role: Role, names: list[str]) -> Msg:
     """What every phone reads about a device's role: "Ana's tablet plays for everyone"."""
     if role.everyone:

@@ -781,14 +781,17 @@ class GameService:
             if role.seat is not None and any(r.seat == role.seat for d, r in live.devices.items() if d != device):
                 raise SeatTaken(Msg("{player} already plays on another phone: the host can free that seat",
                                     player=names[role.seat]))
-            if live.devices.get(device) == role:
+            before = live.devices.get(device)
+            if before == role:
                 return self.last_event_id(game_id)
+            switched = before is not None  # a phone changing who it plays for is a log line every phone reads
             with self.store.write() as db:
                 seat_records.claim(db, live.id, device, role.seat, role.label, time.time())
-                said = log_words.said(seats.device_words(role, names))
+                said = log_words.said(seats.switch_words(before, role, names) if before is not None
+                                      else seats.device_words(role, names))
                 # a shared device's grant is a log line (it may act for anyone); a player's own phone is not
                 event_id = self._insert_event(db, live, "role", {**said, "role": role.to_json(),
-                                                                 "log": role.everyone and logged})
+                                                                 "log": (role.everyone or switched) and logged})
             live.devices[device] = role
             live.view_cache = None
         self._announce(game_id, event_id)

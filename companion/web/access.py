@@ -66,9 +66,11 @@ class _Failures:
 class Throttle:
     """Every secret a client types (PIN, join token, owner code) is checked here, per client address.
 
-    ``FREE_TRIES`` wrong guesses cost nothing; each one after waits twice as long as the last (from
-    ``FIRST_WAIT_SECONDS`` to ``LONGEST_WAIT_SECONDS``). A right answer clears the client. Because
-    the count is the client's own, a stranger's failures never make a player's right PIN wait.
+    Failures are counted per client and per secret (``scope``: one game's PIN and join link, or the
+    owner code). ``FREE_TRIES`` wrong guesses cost nothing; each one after waits twice as long as the
+    last (from ``FIRST_WAIT_SECONDS`` to ``LONGEST_WAIT_SECONDS``). A right answer clears only that
+    secret's count, so knowing one game's PIN never buys more guesses at another's. Because the count
+    is the client's own, a stranger's failures never make a player's right PIN wait.
     """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
@@ -76,12 +78,14 @@ class Throttle:
         self._lock = threading.Lock()
         self._now = clock
 
-    def check(self, client: str, secret: str, sent: object) -> bool:
+    def check(self, client: str, scope: str, secret: str, sent: object) -> bool:
         """Whether ``sent`` is ``secret``; ``TooManyTries`` (changing nothing) while ``client`` must wait."""
-        return self.attempt(client, lambda: isinstance(sent, str) and hmac.compare_digest(sent.strip(), secret))
+        return self.attempt(client, scope, lambda: same_text(sent, secret))
 
-    def attempt(self, client: str, is_right: Callable[[], bool]) -> bool:
-        """Run the check ``is_right()`` for ``client`` under the throttle; count it when it fails."""
+    def attempt(self, client: str, scope: str, is_right: Callable[[], bool]) -> bool:
+        """Run the check ``is_right()`` for ``client`` and the secret ``scope`` under the throttle;
+        count it when it fails."""
+        client = f"{client} {scope}"
         now = self._now()
         with self._lock:
             failures = self._clients.get(client)
@@ -104,6 +108,12 @@ class Throttle:
             while len(self._clients) > MAX_CLIENTS:
                 self._clients.pop(next(iter(self._clients)))
             return False
+
+
+def same_text(sent: object, secret: str) -> bool:
+    """``sent`` is the text ``secret`` (surrounding spaces ignored), compared in constant time; any text
+    is fine to compare (``hmac.compare_digest`` refuses non-ASCII ``str``, so both go as UTF-8)."""
+    return isinstance(sent, str) and hmac.compare_digest(sent.strip().encode(), secret.encode())
 
 
 def client_address() -> str:
@@ -132,7 +142,7 @@ def check_csrf() -> ResponseReturnValue | None:
         return None
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
     expected = session.get("csrf")
-    if not isinstance(expected, str) or not hmac.compare_digest(sent, expected):
+    if not isinstance(expected, str) or not same_text(sent, expected):
         return jsonify(error=str(Msg("missing or wrong CSRF token: reload the page and try again"))), 403
     return None
 
@@ -167,14 +177,14 @@ def join_token(game_id: str, pin: str) -> str:
 
 def join(game_id: str, pin: str, sent_pin: object) -> None:
     """Seat this session at ``game_id`` if ``sent_pin`` is its PIN (throttled); else ``AccessDenied``."""
-    if not throttle().check(client_address(), pin, sent_pin):
+    if not throttle().check(client_address(), f"game {game_id}", pin, sent_pin):
         raise AccessDenied(Msg("wrong table PIN for this game"))
     seat(game_id)
 
 
 def join_with_token(game_id: str, pin: str, sent_token: object) -> None:
     """Seat this session at ``game_id`` with the QR link's token (throttled like a PIN)."""
-    if not throttle().check(client_address(), join_token(game_id, pin), sent_token):
+    if not throttle().check(client_address(), f"game {game_id}", join_token(game_id, pin), sent_token):
         raise AccessDenied(Msg("this join link is not valid (any more): type the table PIN instead"))
     seat(game_id)
 
@@ -210,8 +220,9 @@ def is_own_screen() -> bool:
 
 
 def _owner_code() -> str:
-    code: str = current_app.extensions["keshi.owner_code"]
-    return code
+    """The owner code as the instance's file says now (``keshi owner-code --new`` needs no restart)."""
+    found: owner_code.CodeFile = current_app.extensions["keshi.owner_code"]
+    return found.code()
 
 
 def is_host() -> bool:
@@ -220,13 +231,13 @@ def is_host() -> bool:
         return True
     sent = session.get("host")
     expected = owner_code.fingerprint(_owner_code(), str(current_app.config["SECRET_KEY"]))
-    return isinstance(sent, str) and hmac.compare_digest(sent, expected)
+    return isinstance(sent, str) and same_text(sent, expected)
 
 
 def become_host(typed: object) -> None:
     """Make this device the host if ``typed`` is the owner code (throttled); else ``AccessDenied``."""
     code = _owner_code()
-    if not throttle().attempt(client_address(), lambda: owner_code.matches(typed, code)):
+    if not throttle().attempt(client_address(), "owner code", lambda: owner_code.matches(typed, code)):
         raise AccessDenied(Msg("that is not this companion's owner code"))
     session.permanent = True
     session["host"] = owner_code.fingerprint(code, str(current_app.config["SECRET_KEY"]))

@@ -156,7 +156,8 @@ def take_role(game_id: str) -> ResponseReturnValue:
     access.require_seat(game_id)
     body = json_body()
     granted = body.get("seat") != "all" or access.is_host()
-    if not granted and not access.throttle().check(access.client_address(), live.pin, body.get("pin")):
+    if not granted and not access.throttle().check(access.client_address(), f"game {game_id}", live.pin,
+                                                   body.get("pin")):
         raise access.AccessDenied(Msg("A shared device plays for everyone only with the table PIN: "
                                           "type it to make this one shared"))
     name = body.get("device") or str(Msg("The companion's screen") if access.is_own_screen() else Msg("Shared device"))

@@ -20,7 +20,7 @@ bp = Blueprint("host", __name__)
 def page() -> ResponseReturnValue:
     """Who is host here, and the form to become it (the code itself only on the companion's own screen)."""
     own_screen = access.is_own_screen()
-    code = current_app.extensions["keshi.owner_code"] if own_screen else None
+    code = current_app.extensions["keshi.owner_code"].code() if own_screen else None
     return render_template("host.html", own_screen=own_screen, host=access.is_host(), owner_code=code)
 
 

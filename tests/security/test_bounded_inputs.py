@@ -45,6 +45,7 @@ def test_no_count_above_what_the_box_holds(server: LiveServer) -> None:
 @pytest.mark.parametrize(("name", "why"), [
     ("Ana\x00", "control character"), ("Ben\nCem", "control character"), ("\u202eanA", "reverses the text"),
     ("Ana\u2066x", "reverses the text"), ("\u200b\u200b", "visible letter"), ("\u2060\ufeff", "visible letter"),
+    ("\u200b" * 24 + "Ana", "visible letter"),
 ])
 def test_deceiving_names_are_refused(server: LiveServer, name: str, why: str) -> None:
     host = RawClient(server.url)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from companion.cli import main
 from tests.conftest import LiveServer
 from tests.security.live import RawClient, serve_for_module
 from tests.security.table import device, error, new_game
@@ -67,6 +68,10 @@ def test_the_owner_code_makes_a_phone_the_host_and_a_new_code_signs_it_out(serve
     assert phone.call("DELETE", f"/api/games/{created.json()['id']}").status == 200
     assert phone.call("DELETE", "/api/host").status == 200
     assert phone.call("POST", "/api/tower/contents", {"contents": {}}).status == 403
+    assert phone.call("POST", "/api/host", {"code": code}).status == 200
+    main(["owner-code", "--new", "--instance", str(server.instance)])  # from the companion's shell, no restart
+    assert phone.call("POST", "/api/tower/contents", {"contents": {}}).status == 403  # signed out at once
+    assert phone.call("POST", "/api/host", {"code": code}).status == 403  # the old code is no code
 
 
 def test_the_own_screen_shows_the_code_and_a_phone_does_not(server: LiveServer) -> None:

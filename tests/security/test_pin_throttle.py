@@ -65,14 +65,35 @@ def test_at_the_permitted_pace_the_4_digits_take_months() -> None:
     guesses = 0
     while guesses < 5000:  # half the PINs: the expected number to find one
         try:
-            throttle.check("stranger", "9999", f"{guesses:04d}")
+            throttle.check("stranger", "game 1", "9999", f"{guesses:04d}")
             guesses += 1
         except TooManyTries as wait:  # wait exactly as long as told, then guess again
             clock[0] += wait.retry_after
     days = clock[0] / 86400
     assert days > 30, days  # months, not the 11.6 s it took before
     assert clock[0] / guesses > 0.9 * LONGEST_WAIT_SECONDS  # nearly every guess waits the longest wait
-    assert throttle.check("player", "9999", "9999")  # another client is not held up
+    assert throttle.check("player", "game 1", "9999", "9999")  # another client is not held up
+
+
+def test_knowing_one_games_pin_buys_no_guesses_at_another() -> None:
+    throttle = Throttle(clock=lambda: 0.0)
+    for n in range(FREE_TRIES + 1):
+        assert not throttle.check("stranger", "game B", "4321", f"{n:04d}")
+    assert throttle.check("stranger", "game A", "1234", "1234")  # its own table's PIN, right
+    with pytest.raises(TooManyTries):
+        throttle.check("stranger", "game B", "4321", "0042")  # game B's count was not cleared
+
+
+def test_any_text_is_a_wrong_answer_never_a_crash(server: LiveServer) -> None:
+    screen, game = new_game(server, seed=9)
+    phone = device(server, 25)
+    for path, body in ((f"/api/games/{game['id']}/join", {"pin": "é12"}),
+                       (f"/api/games/{game['id']}/join", {"token": "ß" * 32}),
+                       ("/api/host", {"code": "ÄÖÜ-€€€€-😀😀😀😀"})):
+        assert phone.call("POST", path, body).status == 403, path
+    assert phone.send("GET", f"/games/{game['id']}/join?token=%C3%A9").status == 200  # the page asks for the PIN
+    forged = phone.send("POST", "/api/games", b"{}", {"Content-Type": "application/json", "X-CSRF-Token": "é"})
+    assert forged.status == 403
 
 
 def test_a_watcher_still_watches(server: LiveServer) -> None:

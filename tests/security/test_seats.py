@@ -73,6 +73,13 @@ def test_a_shared_device_needs_the_pin_is_shown_everywhere_and_named_in_the_log(
     assert newest.get("via") == "Ana's tablet"
 
 
+def test_a_phone_that_changes_who_it_plays_for_says_so_to_every_phone(server: LiveServer) -> None:
+    screen, game = new_game(server, seed=7)
+    ben = seated_phone(server, 9, game, seat=1)
+    assert ben.call("POST", f"/api/games/{game['id']}/role", {"seat": 2}).status == 200
+    assert view(screen, game["id"])["history"][0]["label"] == "Ben's phone now plays for Cem"
+
+
 def test_a_device_without_a_role_or_a_seat_acts_for_nobody(server: LiveServer) -> None:
     screen, game = new_game(server, seed=6)
     stranger = seated_phone(server, 7, game)  # joined, but has not said who it is

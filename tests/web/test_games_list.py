@@ -68,7 +68,7 @@ def test_only_the_host_deletes_a_game_not_a_phone_that_knows_the_pin(app: Flask)
         refused = phone.delete(f"/api/games/{table.game_id}", json=body, headers={"X-CSRF-Token": csrf})
         assert refused.status_code == 403 and "host" in refused.get_json()["error"]
     assert host.get(f"/api/games/{table.game_id}").status_code == 200
-    code = app.extensions["keshi.owner_code"]
+    code = app.extensions["keshi.owner_code"].code()
     assert phone.post("/api/host", json={"code": code.lower()}, headers={"X-CSRF-Token": csrf}).status_code == 200
     allowed = phone.delete(f"/api/games/{table.game_id}", headers={"X-CSRF-Token": csrf})
     assert allowed.status_code == 200
