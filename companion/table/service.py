@@ -36,7 +36,7 @@ from companion.errors import KeshiError
 from companion.events import EventBus
 from companion.games.marrakesh import Game, RuleError
 from companion.i18n import Msg, colour_name, phase_name, render_words
-from companion.store import Store
+from companion.store import StorageFull, Store
 from companion.table import (
     board_profile,
     game_records,
@@ -725,9 +725,12 @@ class GameService:
             live.tossing, live.tossing_since = toss_id, time.time()
             live.view_cache = None
             total = sum(pieces.values())
-            self.record_tower(game_id, "toss.started", {
-                "toss_id": toss_id, "pieces_in": pieces, **_by(by, via), "log": False,
-                **log_words.said(Msg("{player} tosses {n} keshis into the tower", player=live.who(by), n=total))})
+            try:  # the tower tumbles already: a start that cannot be stored is no reason to say it did not
+                self.record_tower(game_id, "toss.started", {
+                    "toss_id": toss_id, "pieces_in": pieces, **_by(by, via), "log": False,
+                    **log_words.said(Msg("{player} tosses {n} keshis into the tower", player=live.who(by), n=total))})
+            except StorageFull:
+                log.warning("game %s: the start of toss %s could not be stored (storage full)", game_id, toss_id)
         return toss_id
 
     def ack_season_scoring(self, game_id: str, season: Any, by: Any = None, via: str | None = None) -> int:

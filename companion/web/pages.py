@@ -94,7 +94,7 @@ def join(game_id: str) -> ResponseReturnValue:
     token = request.args.get("token")
     if token is not None:
         try:
-            access.join_with_token(game_id, live.pin, token)
+            access.join_with_token(game_id, live.pin, token, throttled=False)  # a link any page can open
             return redirect(url_for("pages.game", game_id=game_id))
         except (access.AccessDenied, access.TooManyTries) as exc:
             problem = str(exc)
