@@ -15,7 +15,7 @@ from companion import COLOURS
 from companion.games.marrakesh import Game
 from companion.games.marrakesh.board import COLOUR_SECTOR, GOODS, MARKER_COLOURS, SECTOR_COLOUR, SECTORS, TRACK_MAX
 from companion.i18n import Msg, sector_name, word
-from companion.table import marrakesh_engine, seats
+from companion.table import keshi_box, marrakesh_engine, seats
 from companion.table.service import LiveGame
 
 #: A follow-up decision with more options than this stays a screen of its own (one tap each is no saving).
@@ -84,6 +84,7 @@ def _fresh(live: LiveGame) -> dict[str, Any]:
         "actions": len(game.log),
         "seating": live.seating,
         "edition": state["edition"],
+        "in_the_box": keshi_box.IN_THE_BOX[state["edition"]],  # the most of each colour a count may say
         "expansions": state["expansions"],
         "variant": marrakesh_engine.variant_text(state["edition"], state["expansions"]),
         "names": names,

@@ -13,7 +13,6 @@
     assistants: t("Assistants"), round_end: t("End of round"), season_end: t("Season scoring"),
     final: t("Final scoring"), finished: t("Final scoring")};
   const LOW_CONFIDENCE = 0.6;
-  const MAX_COUNT = 30;
   const NOTICE_MS = 12000;
   let view = null;
   let busy = false;
@@ -513,7 +512,7 @@
     box.querySelectorAll("button.step").forEach(function (b) {
       b.addEventListener("click", function () {
         const c = b.dataset.colour;
-        counts[c] = Math.max(0, Math.min(MAX_COUNT, (counts[c] || 0) + Number(b.dataset.d)));
+        counts[c] = Math.max(0, Math.min(view.in_the_box[c], (counts[c] || 0) + Number(b.dataset.d)));  // the box's most
         const row = box.querySelector('.count-row[data-colour="' + c + '"]');
         row.querySelector("output").textContent = counts[c];
         box.querySelector("#counter-totals b").textContent = sum(counts);
