@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_web import Phones, server_status  # noqa: E402  (this folder is on sys.path: run as a script)
 
-from tests.conftest import LiveServer, free_port, start_server  # noqa: E402
+from tests.conftest import LiveServer, free_port, start_server, wait_for_healthz  # noqa: E402
 from tests.web.http_table import HttpTable  # noqa: E402
 from tests.web.play import first_action  # noqa: E402
 
@@ -120,18 +120,7 @@ def start_hardware_server(instance: Path) -> LiveServer:
          "--instance", str(instance)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, env={**os.environ, **MOCK_PINS},
     )
-    server = LiveServer(process, f"http://127.0.0.1:{port}", instance)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"keshi serve exited with {process.returncode}")
-        try:
-            server.get_json("/healthz")
-            return server
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("keshi serve did not answer /healthz within 60 s")
+    return wait_for_healthz(LiveServer(process, f"http://127.0.0.1:{port}", instance), 60)
 
 
 def get(phone: HttpTable, path: str) -> None:

@@ -90,8 +90,14 @@ def _start_server(instance: Path, config: dict[str, object] | None, *extra: str)
          "--port", str(port), "--instance", str(instance), *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
-    server = LiveServer(process, f"http://127.0.0.1:{port}", instance)
-    deadline = time.monotonic() + 30
+    return wait_for_healthz(LiveServer(process, f"http://127.0.0.1:{port}", instance), 30)
+
+
+def wait_for_healthz(server: LiveServer, seconds: float) -> LiveServer:
+    """``server`` once its ``/healthz`` answers; its words when it exited first (``PortTaken`` when its
+    port was taken meanwhile); killed after ``seconds`` without an answer."""
+    process = server.process
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             output = process.stdout.read() if process.stdout else ""
@@ -104,7 +110,7 @@ def _start_server(instance: Path, config: dict[str, object] | None, *extra: str)
         except OSError:
             time.sleep(0.1)
     process.kill()
-    raise RuntimeError("keshi serve did not answer /healthz within 30 s")
+    raise RuntimeError(f"keshi serve did not answer /healthz within {seconds:.0f} s")
 
 
 @pytest.fixture
