@@ -45,9 +45,7 @@ def read_or_create(instance: Path) -> tuple[str, bool]:
     path = instance / FILENAME
     if path.exists():
         return path.read_text().strip(), False
-    code = new_code()
-    write_private_file(path, code + "\n")
-    return code, True
+    return replace(instance), True
 
 
 def replace(instance: Path) -> str:

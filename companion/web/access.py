@@ -9,7 +9,7 @@
 * **Host**: table-wide things need the companion's own screen (a loopback request, unless
   ``LOOPBACK_IS_HOST`` is off behind a reverse proxy) or a device that typed the owner code.
 * **One throttle**: every PIN, join token and owner code check goes through ``Throttle``, counted
-  per client address, so one stranger's guesses slow that stranger alone.
+  per client address and per secret, so one stranger's guesses slow that stranger alone.
 """
 
 from __future__ import annotations

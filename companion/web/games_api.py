@@ -177,8 +177,9 @@ def free_seat(game_id: str, seat: str) -> ResponseReturnValue:
 
 @bp.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> ResponseReturnValue:
-    """Apply ``{"action": {...}, "version": n, "by": seat}``; a tower release confirms or corrects the
-    waiting tower result (any colour, any count: pieces not believed inside are leftovers)."""
+    """Apply ``{"action": {...}, "version": n}`` for the seat this device plays for; a tower release
+    confirms or corrects the waiting tower result (any colour, any count up to the box's: pieces not
+    believed inside are leftovers)."""
     live = service().get(game_id)
     access.require_seat(game_id)
     body = json_body()
