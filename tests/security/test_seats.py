@@ -80,6 +80,18 @@ def test_a_phone_that_changes_who_it_plays_for_says_so_to_every_phone(server: Li
     assert view(screen, game["id"])["history"][0]["label"] == "Ben's phone now plays for Cem"
 
 
+def test_a_bad_seat_is_refused_naming_the_problem_and_changes_nothing(server: LiveServer) -> None:
+    screen, game = new_game(server, seed=10)
+    phone = seated_phone(server, 12, game)
+    for seat in (3, -1, "1", True, None, [0], "everyone"):
+        refused = phone.call("POST", f"/api/games/{game['id']}/role", {"seat": seat})
+        assert refused.status == 400 and "seat must be a player's number 0 to 2" in error(refused), seat
+    for seat in ("7", "x"):
+        freed = screen.call("DELETE", f"/api/games/{game['id']}/role/{seat}")
+        assert freed.status == 400 and "no device plays for that seat" in error(freed), seat
+    assert [d["label"] for d in view(phone, game["id"])["devices"]] == ["The companion's screen"]  # unchanged
+
+
 def test_a_device_without_a_role_or_a_seat_acts_for_nobody(server: LiveServer) -> None:
     screen, game = new_game(server, seed=6)
     stranger = seated_phone(server, 7, game)  # joined, but has not said who it is
