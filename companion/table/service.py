@@ -4,7 +4,8 @@
 a restart) behind a per-game lock. An accepted change is, in one SQLite transaction, a ``game_log``
 row and a ``game_events`` row; only after that commits is it announced on the bus (topic
 ``game.event``) and acknowledged to the phone. Two phones acting at once: each sends the game
-``version`` it saw; the first wins, the second gets ``GameMovedOn`` with a fresh view. A request
+``version`` it saw; the first wins, the second gets ``GameMovedOn`` with a fresh view (except secret
+selections, which players make at once: one landing first changes nothing for the next). A request
 retried with the same idempotency key gets the first answer back and changes nothing.
 
 The game is the one source of truth for what the tower holds: a new game first has the table empty
@@ -433,7 +434,11 @@ class GameService:
         if live.kind != MARRAKESH:
             return self._act_table(live, action_data, version, key, by, via)
         with live.lock:
-            replayed = self._replayed(live, key, version)
+            if _is_selection(action_data):  # players select at once: another's selection is no conflict
+                self.check_version(live, version, stale_is_fine=True)
+                replayed = self._stored_outcome(live, key)
+            else:
+                replayed = self._replayed(live, key, version)
             if replayed is not None:
                 return replayed
             action = marrakesh_engine.parse_action(action_data)
@@ -837,13 +842,17 @@ class GameService:
         return Outcome(version, event_id, replayed=True)
 
     @staticmethod
-    def check_version(live: LiveGame, version: Any) -> None:
-        """Raise ``GameMovedOn`` unless ``version`` (when sent) is the game's current version."""
+    def check_version(live: LiveGame, version: Any, *, stale_is_fine: bool = False) -> None:
+        """Raise ``GameMovedOn`` unless ``version`` (when sent) is the game's current version.
+
+        ``stale_is_fine``: only check that ``version`` is a whole number (an action that does not
+        depend on the changes since, such as a secret selection made while others reveal theirs).
+        """
         if version is None:
             return  # a client that does not send a version accepts acting on the newest state
         if not isinstance(version, int) or isinstance(version, bool):
             raise SetupInputError(Msg("version must be a whole number, not {value}", value=repr(version)))
-        if version != live.version:
+        if version != live.version and not stale_is_fine:
             raise GameMovedOn(live.id, version, live.version)
 
     def _commit(self, live: LiveGame, kind: str, action: dict[str, Any] | None, key: str | None,
@@ -990,6 +999,12 @@ def _points_text(names: list[str], before: list[int], after: list[int]) -> str:
     """``" · Sarah +5, Jan +2"`` for the seats whose score changed ("" when none did)."""
     changed = [f"{name} {a - b:+d}" for name, b, a in zip(names, before, after, strict=True) if a != b]
     return " · " + ", ".join(changed) if changed else ""
+
+
+def _is_selection(action_data: Any) -> bool:
+    """Whether a Marrakesh action is a player's secret selection: everyone selects at once, so it
+    does not depend on the selections that landed since the phone last heard of the game."""
+    return isinstance(action_data, dict) and action_data.get("type") == "select"
 
 
 def _by(by: Any, via: str | None) -> dict[str, Any]:

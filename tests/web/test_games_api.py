@@ -146,15 +146,30 @@ def test_a_replayed_idempotency_key_applies_once(table: Table) -> None:
 
 def test_two_phones_at_once_one_wins_the_other_hears_the_game_moved_on(table: Table) -> None:
     view = table.view()
-    sarah, jan = (selection(view, seat) for seat in (0, 1))
-    won = table.act(sarah, view["version"], key="sarah")
-    lost = table.act(jan, view["version"], key="jan")
+    won = table.act(selection(view, 0), view["version"], key="sarah")
+    lost = table.post(f"/api/games/{table.game_id}/undo", {"version": view["version"], "idempotency_key": "jan"})
     assert won.status_code == 201
-    assert lost.status_code == 409
+    assert lost.status_code == 409  # Jan's undo was meant for the game before Sarah's selection
     body = lost.get_json()
     assert "the game moved on" in body["error"]
     assert body["view"]["version"] == won.get_json()["version"]  # a fresh view comes with the refusal
     assert table.view()["actions"] == 1
+
+
+def test_players_selecting_at_once_are_all_kept(table: Table) -> None:
+    """Everyone picks behind their screen at the same time: a selection that lands while another
+    phone's was on its way is no conflict, so neither player is asked to choose again."""
+    view = table.view()
+    sarah, jan = (selection(view, seat) for seat in (0, 1))
+    first = table.act(sarah, view["version"], key="sarah")
+    second = table.act(jan, view["version"], key="jan")  # sent from the same, now older, version
+    assert (first.status_code, second.status_code) == (201, 201), second.get_json()
+    after = table.view()
+    assert after["actions"] == 2 and after["phase"] != "select"
+    again = table.act(jan, view["version"], key="jan-again")  # the rules still judge a stale selection
+    assert again.status_code == 422 and table.view()["actions"] == 2
+    bad = table.post(f"/api/games/{table.game_id}/actions", {"action": sarah, "version": "seven"})
+    assert bad.status_code == 400 and "version must be a whole number" in bad.get_json()["error"]
 
 
 def test_undo_takes_back_the_last_action(table: Table) -> None:
