@@ -94,7 +94,8 @@ class BoardProfile:
         enter them all before its first game and is asked nothing during play.
 
         Each entry: key, title, where (printed), options, multi, parts, component (``board`` or ``tiles``),
-        value, source (``SOURCES``), updated_at; sorted by component, then in reading order.
+        value, source (``SOURCES``), updated_at; sorted by component, then as printed on it (values of
+        expansions, which a game without them never asks, in reading order after them).
         """
         edition = check_edition(edition)
         out = [{**info(e["key"]).to_json(), **e} for e in records.entries(self.store, edition)]
@@ -103,11 +104,14 @@ class BoardProfile:
         out += [{**info(k).to_json(), "value": v, "source": "rulebook", "updated_at": None}
                 for k, v in rulebook.items() if k not in mine]
         known = {**rulebook, **self.values(edition)}
+        listed = game_keys(known)
         out += [{**info(k).to_json(), "value": None, "source": "missing", "updated_at": None}
-                for k in game_keys(known) if k not in known]
+                for k in listed if k not in known]
         for entry in out:
             entry["component"] = component_of(entry["key"])
-        return sorted(out, key=lambda e: (e["component"] != "board", reading_order(e["key"])))
+        order = {key: i for i, key in enumerate(listed)}  # as on the components (river spaces, then jetty spots)
+        return sorted(out, key=lambda e: (e["component"] != "board", order.get(e["key"], len(order)),
+                                          reading_order(e["key"])))
 
     # -- changing --------------------------------------------------------------------------
     def set_value(self, edition: str, key: Any, value: Any, *, source: str = "edit",

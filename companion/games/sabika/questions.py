@@ -30,7 +30,7 @@ from companion.games.sabika.components import (
     TWO_PLAYER_REMOVED,
     WISH_ELEMENTS,
 )
-from companion.games.sabika.say import ARTWORK_SAY, ELEMENT_SAY, RING_SAY, SIDE_SAY, SPOT_SAY, prompt_fields
+from companion.games.sabika.say import ELEMENT_SAY, RING_SAY, SIDE_SAY, SPOT_SAY, prompt_fields
 from companion.i18n import Msg
 
 if TYPE_CHECKING:
@@ -258,12 +258,10 @@ def minor_card(c: int) -> Iterator[Spec]:
            ["gypsum", "wood", "marble"], False, None)
     yield (f"minor_card.{c}.type", Msg("Which building does Minor Construction Card {n} show?", n=c),
            list(BUILDING_TYPES["minor"]), False, None)
-    legend = [Msg("{key} = {words}", key=a, words=w) for a, w in ARTWORK_SAY.items()]
-    for half in ("left", "right"):
-        text = (Msg("Which Ceramic Artwork half is on the left of Minor Construction Card {n} ({legend})?", n=c,
-                    legend=legend) if half == "left" else
-                Msg("Which Ceramic Artwork half is on the right of Minor Construction Card {n} ({legend})?", n=c,
-                    legend=legend))
+    for half in ("left", "right"):  # the answers name each half by its bonus (``words.OTHER_WORDS``)
+        text = (Msg("Which Ceramic Artwork half is on the left of Minor Construction Card {n}?", n=c)
+                if half == "left" else Msg("Which Ceramic Artwork half is on the right of Minor Construction Card {n}?",
+                                           n=c))
         yield (f"minor_card.{c}.{half}", text, list(ARTWORKS), False, None)
 
 
