@@ -70,8 +70,10 @@ def game_keys(known: Mapping[str, Any]) -> list[str]:
              *(f"workshop.{n}.{what}" for n in range(4) for what in ("price", "points")),
              *(f"sahara.cost.{side}.{n}" for side in ("left", "right") for n in range(1, 4)),
              *(f"storage.{n}" for n in range(1, 7))]
-    tiles = [*(f"luxury.{n}.{what}" for n in range(1, count("luxury_goods") + 1) for what in ("type", "cost", "reward")),
-             *(f"provision.{n}.{what}" for n in range(1, count("provision_tiles") + 1) for what in ("demand", "points")),
+    tiles = [*(f"luxury.{n}.{what}" for n in range(1, count("luxury_goods") + 1)
+               for what in ("type", "cost", "reward")),
+             *(f"provision.{n}.{what}" for n in range(1, count("provision_tiles") + 1)
+               for what in ("demand", "points")),
              *(f"office.{n}.{colour}" for n in range(1, count("exchange_offices") + 1) for colour in GOODS),
              *(f"scroll.{n}.colour" for n in _scrolls("scroll_keshi")),
              *(f"scroll.{n}.goods" for n in _scrolls("scroll_goods")),

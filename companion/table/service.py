@@ -930,7 +930,8 @@ class GameService:
         for event_id, kind, data in game_records.latest_events(self.store, game_id, limit):
             if data.get("log") is not False:  # a toss's start and result live in its release's line
                 entry = {"id": event_id, "kind": kind, "label": data.get("label", kind)}
-                entry.update({k: data[k] for k in ("say", "action", "via", "asked") if data.get(k)})  # the page words these
+                # the page words these
+                entry.update({k: data[k] for k in ("say", "action", "via", "asked") if data.get(k)})
                 out.append(entry)
         return out
 

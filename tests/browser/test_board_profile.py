@@ -258,8 +258,11 @@ def fill_through_the_api(page: Page, base: str) -> int:
     missing = [e for e in entries if e["source"] == "missing"]
     ring = iter(range(8))
     for e in missing:
-        value = next(ring) if e["key"].startswith("square.position.") else (
-            [e["options"][0]] if e["multi"] else e["options"][-1] if e["key"].endswith("final_step") else e["options"][0])
+        value = [e["options"][0]] if e["multi"] else e["options"][0]
+        if e["key"].endswith("final_step"):
+            value = e["options"][-1]  # a staircase's final step after its segments
+        elif e["key"].startswith("square.position."):
+            value = next(ring)
         api(page, "PUT", f"/api/board-profile/essential/values/{e['key']}", {"value": value}, base=base)
     return len(missing)
 
