@@ -23,7 +23,8 @@ from companion.games.marrakesh.classic import classic_shipped_values
 from companion.i18n import Msg, square_name
 from companion.store import Store
 from companion.table import board_profile_records as records
-from companion.table.board_profile_keys import KeyInfo, UnknownKey, board_keys, check_value, info, reading_order
+from companion.table.board_profile_components import component_of, game_keys
+from companion.table.board_profile_keys import KeyInfo, UnknownKey, check_value, info, reading_order
 from companion.table.marrakesh_engine import EDITION_NAMES
 
 log = logging.getLogger("keshi.table")
@@ -88,11 +89,13 @@ class BoardProfile:
         return records.value(self.store, check_edition(edition), key)
 
     def entries(self, edition: str) -> list[dict[str, Any]]:
-        """Every known value for the review screen: the table's, then the rulebook's it does not override.
+        """Every value a game of ``edition`` can ask, for the Board page: the table's, the rulebook's it does
+        not override, then the ones nobody has given yet (source ``missing``, value None), so a table can
+        enter them all before its first game and is asked nothing during play.
 
-        Each entry: key, title, where (printed), options, multi, value, source (``SOURCES``), updated_at.
-        The boards' own values nobody has given yet come last-but-sorted with source ``missing`` (value
-        None), so the table can enter them in one sitting before its first game.
+        Each entry: key, title, where (printed), options, multi, parts, component (``board`` or ``tiles``),
+        value, source (``SOURCES``), updated_at; sorted by component, then as printed on it (values of
+        expansions, which a game without them never asks, in reading order after them).
         """
         edition = check_edition(edition)
         out = [{**info(e["key"]).to_json(), **e} for e in records.entries(self.store, edition)]
@@ -100,9 +103,15 @@ class BoardProfile:
         rulebook = rulebook_values(edition)
         out += [{**info(k).to_json(), "value": v, "source": "rulebook", "updated_at": None}
                 for k, v in rulebook.items() if k not in mine]
+        known = {**rulebook, **self.values(edition)}
+        listed = game_keys(known)
         out += [{**info(k).to_json(), "value": None, "source": "missing", "updated_at": None}
-                for k in board_keys() if k not in mine and k not in rulebook]
-        return sorted(out, key=lambda e: reading_order(e["key"]))
+                for k in listed if k not in known]
+        for entry in out:
+            entry["component"] = component_of(entry["key"])
+        order = {key: i for i, key in enumerate(listed)}  # as on the components (river spaces, then jetty spots)
+        return sorted(out, key=lambda e: (e["component"] != "board", order.get(e["key"], len(order)),
+                                          reading_order(e["key"])))
 
     # -- changing --------------------------------------------------------------------------
     def set_value(self, edition: str, key: Any, value: Any, *, source: str = "edit",

@@ -278,18 +278,6 @@ def info(key: str) -> KeyInfo:
                    tuple(str(part) for part in spec.parts))
 
 
-def board_keys() -> list[str]:
-    """The printed values of the boards themselves (not of tiles drawn per game), which a table can
-    enter once before its first game instead of being asked during play: the main square and the
-    audience disc, the staircases' segments, the city gates and workshops, the Sahara's costs, the
-    supply board's storage spaces. (River spaces are left to play: the river's length is not known.)"""
-    return [*(f"square.position.{space}" for space in SQUARE_BONUSES), *(f"disc.section.{n}" for n in range(8)),
-            "palace.segment_starts", "mosque.segment_starts", *(f"gate_space.{n}" for n in range(1, 9)),
-            *(f"workshop.{n}.{what}" for n in range(4) for what in ("price", "points")),
-            *(f"sahara.cost.{side}.{n}" for side in ("left", "right") for n in range(1, 4)),
-            *(f"storage.{n}" for n in range(1, 7))]
-
-
 def reading_order(key: str) -> tuple[Any, ...]:
     """Sort key for showing keys: by component, then by the numbers in the key (oasis 2 before oasis 10),
     then in the catalogue's order (segments 2-3, segment 4, final step)."""

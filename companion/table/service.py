@@ -469,7 +469,7 @@ class GameService:
                     said = {"label": marrakesh_engine.label(data, live.names, prompt)}
                 shown = {k: v for k, v in (meta or {}).items() if k != "tower_result"}  # the result is in the view
                 event = {**said, "action": None if data["type"] == "select" else data, "deltas": deltas,
-                         **_by(by, via), **shown}
+                         **_by(by, via), **shown, **_asked(asked, data)}
                 scoring, partial = self._season_scoring(live, season, finished, deltas)
                 if scoring is not None:
                     event["season_scored"] = scoring["season"]
@@ -939,7 +939,8 @@ class GameService:
         for event_id, kind, data in game_records.latest_events(self.store, game_id, limit):
             if data.get("log") is not False:  # a toss's start and result live in its release's line
                 entry = {"id": event_id, "kind": kind, "label": data.get("label", kind)}
-                entry.update({k: data[k] for k in ("say", "action", "via") if data.get(k)})  # the page words these
+                # the page words these
+                entry.update({k: data[k] for k in ("say", "action", "via", "asked") if data.get(k)})
                 out.append(entry)
         return out
 
@@ -988,6 +989,14 @@ def _table_lines(
         lines.append((adapter.describe(game, data), adapter.describe_say(game, data).to_json()))
         game.apply(adapter.parse_action(data))
     return lines
+
+
+def _asked(pending: dict[str, Any] | None, data: dict[str, Any]) -> dict[str, Any]:
+    """For an answer's log line: the question it answered (its prompt in English and as a message), so the
+    line says what was asked, not only the answer."""
+    if data.get("type") != "answer" or not pending:
+        return {}
+    return {"asked": {k: pending[k] for k in ("prompt", "say") if k in pending}}
 
 
 def _line_meta(label: str, say: dict[str, Any] | None) -> dict[str, Any]:

@@ -107,8 +107,11 @@ def import_file() -> ResponseReturnValue:
                                kib=IMPORT_MAX_BYTES // 1024))
     try:
         doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ProfileError(Msg("the file is not JSON text: {problem}", problem=str(exc))) from None
+    except UnicodeDecodeError:
+        raise ProfileError(Msg("the file is not a board profile exported by a companion: it is not text")) from None
+    except json.JSONDecodeError as exc:
+        raise ProfileError(Msg("the file is not a board profile exported by a companion: it could not be read "
+                               "(near line {line})", line=exc.lineno)) from None
     return jsonify(profile().import_document(doc))
 
 

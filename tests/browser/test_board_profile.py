@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.browser.conftest import PHONE, screenshot
 from tests.conftest import LiveServer
+from tests.web.http_table import HttpTable
 from tests.web.play import first_action
 
 pytestmark = pytest.mark.browser
@@ -34,6 +35,12 @@ def api(page: Page, method: str, path: str, body: Any = None, *, base: str) -> A
 def table_values(page: Page, base: str) -> dict[str, Any]:
     entries = api(page, "GET", "/api/board-profile?edition=essential", base=base)["entries"]
     return {e["key"]: e["value"] for e in entries if e["source"] not in ("rulebook", "missing")}
+
+
+def progress(page: Page, base: str) -> tuple[int, int]:
+    """(values known, values listed) on the Board page, as the API counts them."""
+    entries = api(page, "GET", "/api/board-profile?edition=essential", base=base)["entries"]
+    return sum(e["source"] != "missing" for e in entries), len(entries)
 
 
 def fits(page: Page) -> bool:
@@ -75,14 +82,18 @@ def test_review_edit_and_import_the_board_profile(browser: Browser, live_server:
         problems = watch_console(page)
         installable(page, live_server.url)
         page.goto(live_server.url + "/profile")
-        expect(page.locator("#pf-summary")).to_contain_text("0 values from your table")
-        expect(page.locator("#pf-missing")).to_have_attribute("open", "")  # before the first game: the boards first
+        known, listed = progress(page, live_server.url)
+        expect(page.locator("#pf-summary")).to_contain_text(f"{known} of {listed} values known")
+        boards = page.locator('.pf-component[data-component="board"]')
+        expect(boards).to_have_attribute("open", "")  # before the first game: the boards first
+        expect(page.locator('.pf-component[data-component="tiles"]')).not_to_have_attribute("open", "")
         # answers given in a game (the game's hook stores them the same way)
         api(page, "PUT", "/api/board-profile/essential/values/oasis.17.points", {"value": 2}, base=live_server.url)
         api(page, "PUT", "/api/board-profile/essential/values/palace.segment_starts", {"value": [3, 7]},
             base=live_server.url)
         page.reload()
-        expect(page.locator("#pf-summary")).to_contain_text("2 values from your table")
+        expect(page.locator("#pf-summary")).to_contain_text(f"{known + 2} of {listed} values known")
+        page.locator('.pf-component[data-component="tiles"] summary').click()
 
         # a number: one stepper, no list of buttons
         entry = page.locator('.pf-entry[data-key="oasis.17.points"]')
@@ -117,8 +128,6 @@ def test_review_edit_and_import_the_board_profile(browser: Browser, live_server:
         screenshot(page, f"{name}-edit")
 
         # a board value not known yet, entered before the first game
-        expect(page.locator("#pf-missing")).not_to_have_attribute("open", "")  # folded once the table has values
-        page.locator("#pf-missing summary").click()
         disc = page.locator('.pf-entry[data-key="disc.section.0"]')
         expect(disc.locator(".pf-value")).to_have_text("—")
         disc.locator(".pf-open").click()
@@ -158,7 +167,8 @@ def test_review_edit_and_import_the_board_profile(browser: Browser, live_server:
         jetty = page.locator('.pf-entry[data-key="river.jetty.1"]')
         jetty.locator(".pf-open").click()
         jetty.get_by_role("button", name="Forget (ask again next game)").click()
-        expect(page.locator('.pf-entry[data-key="river.jetty.1"]')).to_have_count(0)
+        expect(jetty.locator(".pf-value")).to_have_text("—")
+        expect(jetty.locator(".pf-source")).to_have_text("not known yet: set it now, or it is asked in play")
         assert fits(page)
         page.evaluate("window.scrollTo(0, 0)")
         screenshot(page, f"{name}-after-import")
@@ -224,6 +234,7 @@ def test_a_question_is_answered_with_steppers_and_the_profile_screen_feeds_the_n
 
         # the board-profile screen changes the answer; the next game uses it and asks neither again
         page.goto(base + "/profile")
+        page.locator('.pf-component[data-component="tiles"] summary').click()  # the boards come first
         entry = page.locator('.pf-entry[data-key="provision.9.points"]')
         expect(entry.locator(".pf-source")).to_have_text("answered in a game")
         entry.locator(".pf-open").click()
@@ -235,6 +246,72 @@ def test_a_question_is_answered_with_steppers_and_the_profile_screen_feeds_the_n
         assert view["pending"]["key"] == "provision.11.demand"  # the first question the first game left open
         assert view["state"]["profile"]["provision.9.points"] == 3
         assert view["state"]["profile"]["provision.9.demand"] == {"water": 1, "dates": 1}
+        assert problems == []
+    finally:
+        context.close()
+
+
+def fill_through_the_api(page: Page, base: str) -> int:
+    """Give every value the Board page still lists as not known (the first possible one; the main square's
+    spaces each their own ring position); how many were given."""
+    entries = api(page, "GET", "/api/board-profile?edition=essential", base=base)["entries"]
+    missing = [e for e in entries if e["source"] == "missing"]
+    ring = iter(range(8))
+    for e in missing:
+        value = [e["options"][0]] if e["multi"] else e["options"][0]
+        if e["key"].endswith("final_step"):
+            value = e["options"][-1]  # a staircase's final step after its segments
+        elif e["key"].startswith("square.position."):
+            value = next(ring)
+        api(page, "PUT", f"/api/board-profile/essential/values/{e['key']}", {"value": value}, base=base)
+    return len(missing)
+
+
+def test_a_table_that_filled_the_board_page_is_asked_nothing_during_its_game(
+        browser: Browser, live_server: LiveServer) -> None:
+    context = browser.new_context(viewport=LAPTOP)
+    try:
+        page = context.new_page()
+        problems = watch_console(page)
+        base = live_server.url
+        page.goto(base + "/profile")
+        known, listed = progress(page, base)
+        assert listed > 200  # every tile and board space a game can ask, not only the boards' own
+        # the river on the page: one tap per space, the next space is listed once one is set, up to the jetty
+        for n, word in enumerate(("plain", "plain", "rapid: 1 point", "jetty"), start=1):
+            space = page.locator(f'.pf-entry[data-key="river.space.{n}"]')
+            space.locator(".pf-open").click()
+            space.get_by_role("button", name=word, exact=True).click()
+            expect(page.locator(f'.pf-entry[data-key="river.space.{n}"] .pf-source')).to_have_text("edited here")
+        expect(page.locator('.pf-entry[data-key="river.space.5"]')).to_have_count(0)  # the jetty ends the river
+        expect(page.locator("#pf-summary")).to_contain_text(f"{known + 4} of {listed + 3} values known")
+        page.evaluate("window.scrollTo(0, 0)")
+        screenshot(page, "board-page-river")
+        # the rest through the API (the same PUT the page's Save sends)
+        fill_through_the_api(page, base)
+        page.reload()
+        expect(page.locator("#pf-summary")).to_contain_text(f"All {listed + 3} values known")
+        expect(page.locator(".pf-component[open]")).to_have_count(0)  # nothing left to enter
+        page.evaluate("window.scrollTo(0, 0)")
+        screenshot(page, "board-page-complete")
+
+        # a whole game: no question about a printed value from the first move to the final scoring
+        table = HttpTable(base)
+        game_id = table.create([{"name": "Sarah", "colour": "blue"}, {"name": "Jan", "colour": "red"}], seed=5)["id"]
+        view, asked = table.view(game_id), []
+        for _ in range(3000):
+            if view["finished"]:
+                break
+            if (view["pending"] or {}).get("kind") == "question":
+                asked.append(view["pending"]["key"])
+            if view["season_scoring"] and not view["season_scoring"]["acknowledged"]:
+                view = table.request("POST", f"/api/games/{game_id}/season-scoring/ack",
+                                     {"season": view["season_scoring"]["season"]})[1]["view"]
+            elif view["tower_check"]["needed"]:
+                view = table.request("POST", f"/api/games/{game_id}/tower/empty", {"found": {}})[1]["view"]
+            else:
+                view = table.act(game_id, first_action(view), view["version"])
+        assert view["finished"] and asked == []
         assert problems == []
     finally:
         context.close()

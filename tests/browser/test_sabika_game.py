@@ -271,3 +271,45 @@ def test_one_phone_plays_a_solo_game_against_yusuf_to_its_end(browser: Browser, 
         screenshot(ana, "sabika-solo-final")
     finally:
         context.close()
+
+
+def test_a_first_game_from_an_empty_instance_counts_its_questions_before_the_first_move(
+        browser: Browser, live_server: LiveServer) -> None:
+    """No board profile yet: the table sees "Question n of about N" while it answers the printed values,
+    and N is what it really answers before the first Worker moves (the count is in the report)."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/")
+        csrf = page.request.get(live_server.url + "/api/session").json()["csrf"]
+        body = {"game": "sabika", "players": [{"name": "Ana", "colour": "blue"}, {"name": "Ben", "colour": "red"}],
+                "seed": 21}
+        created = page.request.post(live_server.url + "/api/games", data=body, headers={"X-CSRF-Token": csrf})
+        assert created.status == 201, created.text()
+        game_id = created.json()["id"]
+        role = page.request.post(f"{live_server.url}/api/games/{game_id}/role", data={"seat": "all"},
+                                 headers={"X-CSRF-Token": csrf})  # the host's phone plays for everyone
+        assert role.ok, role.text()
+        page.goto(f"{live_server.url}/games/{game_id}")
+        progress = page.locator("#tg-progress")
+        expect(progress).to_contain_text("Question 1 of about ")
+        estimate = int(progress.inner_text().split("about ")[1].split()[0])
+        page.locator("#choices button.tg-step").first.click()
+        expect(progress).to_contain_text("Question 2 of about ")
+        screenshot(page, "sabika-first-game-question-progress")
+
+        asked = 1  # the one tapped above; the rest through the API: the middle answer, as the estimate assumes
+        view = page.request.get(f"{live_server.url}/api/games/{game_id}").json()
+        while view["choices"]["actor"] == "table" or view["choices"]["options"][0]["action"]["type"] == "choose":
+            options = view["choices"]["options"]
+            option = options[len(options) // 2 if view["choices"]["actor"] == "table" else 0]["action"]
+            asked += option["type"] == "answer"
+            sent = page.request.post(f"{live_server.url}/api/games/{game_id}/actions", headers={"X-CSRF-Token": csrf},
+                                     data={"action": option, "version": view["version"]})
+            assert sent.status == 201, sent.text()
+            view = sent.json()["view"]
+        assert view["choices"]["options"][0]["action"]["type"] in ("work", "rest")  # the first move
+        print(f"questions before the first move: {asked} (first shown estimate {estimate})")
+        assert abs(asked - estimate) <= estimate // 10  # the count the table was shown is about right
+    finally:
+        context.close()

@@ -116,7 +116,7 @@ def test_edit_review_and_forget(api: Api) -> None:
     assert api.entries()["oasis.3.points"]["source"] == "rulebook"  # shipped values are shown too
     gone = api.client.delete("/api/board-profile/essential/values/oasis.17.points", headers={"X-CSRF-Token": api.csrf})
     assert gone.status_code == 200
-    assert "oasis.17.points" not in api.entries()
+    assert api.entries()["oasis.17.points"]["source"] == "missing"  # listed again, to be entered or asked
     again = api.client.delete("/api/board-profile/essential/values/oasis.17.points", headers={"X-CSRF-Token": api.csrf})
     assert again.status_code == 400 and "no value to forget" in again.get_json()["error"]
 
@@ -134,9 +134,12 @@ def test_a_bad_edit_is_refused_and_changes_nothing(api: Api, key: str, value: An
 
 
 def test_the_boards_own_values_can_be_entered_before_the_first_game(api: Api) -> None:
-    missing = {k for k, e in api.entries().items() if e["source"] == "missing"}
+    entries = api.entries()
+    missing = {k for k, e in entries.items() if e["source"] == "missing"}
     assert {"disc.section.0", "square.position.water", "palace.segment_starts", "gate_space.8"} <= missing
+    assert {"provision.12.points", "scroll.42.goods", "oasis.20.resource", "line.5.5", "river.space.1"} <= missing
     assert "workshop.0.price" not in missing  # the rulebook gives it
+    assert entries["disc.section.0"]["component"] == "board" and entries["luxury.25.type"]["component"] == "tiles"
     assert api.put("disc.section.0", 2).status_code == 200
     entry = api.entries()["disc.section.0"]
     assert entry["source"] == "edit" and entry["value"] == 2
@@ -145,7 +148,7 @@ def test_the_boards_own_values_can_be_entered_before_the_first_game(api: Api) ->
 def test_edits_need_the_csrf_token(api: Api) -> None:
     response = api.client.put("/api/board-profile/essential/values/oasis.17.points", json={"value": 3})
     assert response.status_code == 403
-    assert "oasis.17.points" not in api.entries()
+    assert api.entries()["oasis.17.points"]["source"] == "missing"  # listed again, to be entered or asked
 
 
 def test_describe_gives_a_question_its_words_and_the_tables_value(api: Api) -> None:
@@ -180,7 +183,7 @@ def test_export_then_import_at_another_table(api: Api, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("doc", "error"), [
-    ("not json", "the file is not JSON text"),
+    ("not json", "the file is not a board profile exported by a companion: it could not be read (near line 1)"),
     ([1, 2], "the file is not a board profile: it must be a JSON object"),
     ({"format": "keshi-game", "version": 1}, 'the file is not a board profile (its "format" must be'),
     ({"format": "keshi-board-profile", "version": 7, "edition": "essential", "values": {}}, "not 7"),
@@ -201,7 +204,7 @@ def test_a_bad_file_is_refused_and_changes_nothing(api: Api, doc: Any, error: st
     assert response.status_code == 400
     assert error in response.get_json()["error"]
     assert api.entries()["oasis.17.points"]["value"] == 4
-    assert "oasis.18.points" not in api.entries()
+    assert api.entries()["oasis.18.points"]["source"] == "missing"
 
 
 def test_the_profile_screen_is_served(client: FlaskClient) -> None:

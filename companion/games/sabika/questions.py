@@ -10,8 +10,10 @@ proves, each with the line it comes from.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from companion.games.sabika.components import (
@@ -30,7 +32,7 @@ from companion.games.sabika.components import (
     TWO_PLAYER_REMOVED,
     WISH_ELEMENTS,
 )
-from companion.games.sabika.say import ARTWORK_SAY, ELEMENT_SAY, RING_SAY, SIDE_SAY, SPOT_SAY, prompt_fields
+from companion.games.sabika.say import ELEMENT_SAY, RING_SAY, SIDE_SAY, SPOT_SAY, prompt_fields
 from companion.i18n import Msg
 
 if TYPE_CHECKING:
@@ -258,12 +260,10 @@ def minor_card(c: int) -> Iterator[Spec]:
            ["gypsum", "wood", "marble"], False, None)
     yield (f"minor_card.{c}.type", Msg("Which building does Minor Construction Card {n} show?", n=c),
            list(BUILDING_TYPES["minor"]), False, None)
-    legend = [Msg("{key} = {words}", key=a, words=w) for a, w in ARTWORK_SAY.items()]
-    for half in ("left", "right"):
-        text = (Msg("Which Ceramic Artwork half is on the left of Minor Construction Card {n} ({legend})?", n=c,
-                    legend=legend) if half == "left" else
-                Msg("Which Ceramic Artwork half is on the right of Minor Construction Card {n} ({legend})?", n=c,
-                    legend=legend))
+    for half in ("left", "right"):  # the answers name each half by its bonus (``words.OTHER_WORDS``)
+        text = (Msg("Which Ceramic Artwork half is on the left of Minor Construction Card {n}?", n=c)
+                if half == "left" else Msg("Which Ceramic Artwork half is on the right of Minor Construction Card {n}?",
+                                           n=c))
         yield (f"minor_card.{c}.{half}", text, list(ARTWORKS), False, None)
 
 
@@ -299,3 +299,23 @@ def component_specs(s: GameState, known: set[str]) -> Iterator[Spec]:
         if component not in known:
             yield from specs()
             known.add(component)
+
+
+def questions_before_play(s: GameState) -> int | None:
+    """About how many printed values are still to be asked before the first move, this one included
+    (None once play has started), so the table sees how far it is: every question the setup scan asks
+    from here, each unknown value given a stand-in answer (the middle option) to reach the questions that
+    follow from it (a ring's squares after its size). "About": the real answers may ask a few more or less.
+    """
+    if s.phase not in ("setup", "start_tiles"):
+        return None
+    trial = copy.copy(s)
+    trial.profile = dict(s.profile)
+    specs = component_specs(trial, set())
+    left = 0
+    for key, _, options, multi, count in chain(board_questions(trial), specs) if s.phase == "setup" else specs:
+        if key not in trial.profile:
+            left += 1
+            middle = list(options)[len(options) // 2]
+            trial.profile[key] = list(options)[:count or 1] if multi else middle
+    return left

@@ -27,6 +27,7 @@ from companion.games.sabika.components import (
     WORKERS,
 )
 from companion.games.sabika.errors import RuleError, SetupError
+from companion.games.sabika.questions import questions_before_play
 from companion.games.sabika.rondel import move_cost
 from companion.games.sabika.rules import occupancy
 from companion.games.sabika.say import ACTION_SAY, RING_SAY, SPOT_SAY, WORKER_SAY, WORKER_TITLE, Said
@@ -196,7 +197,23 @@ def choices(game: Game) -> dict[str, Any]:
                       path_say=[_json(step) for step in path])
         out.append(option)
     prompt = _prompt(game)
-    return {"actor": actor, "prompt": _english(prompt), "prompt_say": _json(prompt), "options": out}
+    out_view = {"actor": actor, "prompt": _english(prompt), "prompt_say": _json(prompt), "options": out}
+    progress = setup_progress(game)
+    if progress is not None:
+        out_view.update(progress=progress.english(), progress_say=progress.to_json())
+    return out_view
+
+
+def setup_progress(game: Game) -> Msg | None:
+    """The words "Question 12 of about 204 before play starts" while the table answers the printed values a new
+    game needs (None otherwise): a first game asks many, and the table should see how far it is."""
+    if (game.s.pending or {}).get("kind") != "question":
+        return None
+    left = questions_before_play(game.s)
+    if not left:
+        return None
+    asked = sum(1 for action in game.log if isinstance(action, Answer))
+    return Msg("Question {n} of about {total} before play starts", n=asked + 1, total=asked + left)
 
 
 def _english(words: Msg | str) -> str:

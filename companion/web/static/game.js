@@ -746,7 +746,9 @@
 
   // A log line in the page's language: an action from the action itself, anything else as the server wrote it.
   function logText(data, fallback) {
-    const line = data.say ? Keshi.say(data.say) : data.action ? actionText(data.action, data.label || fallback) : data.label || fallback;
+    const asked = data.asked && data.action && data.action.type === "answer" ? t("The table answers “{prompt}”: {answer}",
+      {prompt: Keshi.sayOr(data.asked.say, data.asked.prompt), answer: KeshiValueEditor.text(data.action.value)}) : null;
+    const line = asked || (data.say ? Keshi.say(data.say) : data.action ? actionText(data.action, data.label || fallback) : data.label || fallback);
     return data.via ? t("{line} (on {device})", {line: line, device: data.via}) : line;  // a shared device's action
   }
   const addLog = KeshiLive.logList(40);

@@ -1,6 +1,7 @@
-// The board-profile screen: every printed value the table has given (and the rulebook's), grouped by
-// component, after the boards' own values not known yet (to enter in one sitting); tapping one shows where it is printed and a stepper to change it; a value can be
-// forgotten (asked again in the next game that needs it); the profile can be exported and imported.
+// The board-profile screen: every printed value a game can ask, grouped as the components are (boards,
+// tiles) with how many are known, so a table can enter them all before its first game; tapping one shows
+// where it is printed and a stepper to change it; a value can be forgotten (asked again in the next game
+// that needs it); the profile can be exported and imported.
 (function () {
   "use strict";
   const root = document.getElementById("profile");
@@ -38,26 +39,37 @@
     }).join("") + "</ul>";
   }
 
+  // the physical components, in the order the API sorts them
+  const COMPONENTS = [["board", t("Boards")], ["tiles", t("Tiles")]];
+
+  function known(members) { return members.filter(function (e) { return e.source !== "missing"; }).length; }
+
   function draw(entries) {
-    const count = function (source) { return entries.filter(function (e) { return e.source === source; }).length; };
-    const missing = entries.filter(function (e) { return e.source === "missing"; });
-    const mine = entries.length - count("rulebook") - missing.length;
-    const counts = {yours: mine === 1 ? t("1 value from your table") : t("{n} values from your table", {n: mine}),
-      rulebook: count("rulebook"), missing: missing.length};
-    summary.textContent = missing.length ? t("{yours}, {rulebook} from the rulebook, {missing} board values not known yet.", counts) :
-      t("{yours}, {rulebook} from the rulebook.", counts);
+    const done = known(entries);
+    summary.textContent = done === entries.length ? t("All {n} values known: no game asks any.", {n: entries.length}) :
+      t("{known} of {n} values known. Enter the rest now, or each is asked the first time play needs it.",
+        {known: done, n: entries.length});
     let html = "";
-    if (missing.length) {  // the boards' own values in one sitting, instead of one question at a time in play
-      // open when nothing is known yet, while editing one of them, or when the game page sent the table here
-      const show = mine === 0 || location.hash === "#pf-missing" || missing.some(function (e) { return e.key === open; });
-      html += '<details class="pf-missing" id="pf-missing"' + (show ? " open" : "") + '><summary class="pf-group">' +
-        esc(t("Your boards: {n} values not known yet", {n: missing.length})) + '</summary><p class="muted small">' +
-        esc(t("Enter them before your first game, or leave them: each is asked the first time play needs it.")) + "</p>" +
-        items(missing) + "</details>";
-    }
-    GROUPS.forEach(function (g) {
-      const members = entries.filter(function (e) { return e.source !== "missing" && e.key.split(".")[0] === g[0]; });
-      if (members.length) { html += '<h3 class="pf-group">' + esc(g[1]) + "</h3>" + items(members); }
+    const boardsDone = known(entries.filter(function (e) { return e.component === "board"; })) ===
+      entries.filter(function (e) { return e.component === "board"; }).length;
+    COMPONENTS.forEach(function (c) {
+      const members = entries.filter(function (e) { return e.component === c[0]; });
+      if (!members.length) { return; }
+      const have = known(members);
+      // open while it is being edited, or while values are missing (the boards first, then the tiles)
+      const show = members.some(function (e) { return e.key === open; }) ||
+        (have < members.length && (c[0] === "board" || boardsDone || location.hash === "#pf-missing"));
+      html += '<details class="pf-component" data-component="' + esc(c[0]) + '"' + (show ? " open" : "") +
+        '><summary class="pf-group">' + esc(c[1]) + ' <span class="pf-progress">' +
+        esc(t("{known} of {n} known", {known: have, n: members.length})) + "</span></summary>";
+      GROUPS.forEach(function (g) {
+        const part = members.filter(function (e) { return e.key.split(".")[0] === g[0]; });
+        if (part.length) {
+          html += '<h3 class="pf-family">' + esc(g[1]) + ' <span class="pf-progress">' +
+            esc(t("{known} of {n} known", {known: known(part), n: part.length})) + "</span></h3>" + items(part);
+        }
+      });
+      html += "</details>";
     });
     list.innerHTML = html || '<p class="muted">' + esc(t("No values yet: they are asked during your first game.")) + "</p>";
     entries.forEach(function (e) {

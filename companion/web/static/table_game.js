@@ -148,6 +148,7 @@
     const choices = view.choices;
     const actor = choices.actor;
     document.getElementById("prompt").textContent = choices.prompt || "";
+    document.getElementById("tg-progress").textContent = choices.progress || "";  // a new game's printed values
     const title = document.getElementById("screen-title");
     if (view.finished) {
       title.textContent = t("Final scoring");
@@ -251,6 +252,7 @@
   function localise(next) {
     const choices = next.choices || {};
     if (choices.prompt_say) { choices.prompt = Keshi.say(choices.prompt_say); }
+    if (choices.progress_say) { choices.progress = Keshi.say(choices.progress_say); }
     (choices.options || []).forEach(function (o) {
       if (o.path_say) { o.path = o.path_say.map(Keshi.say); }
       if (o.group_say) { o.group = Keshi.say(o.group_say); }

@@ -22,6 +22,19 @@ window.KeshiValueEditor = (function () {
       return plain;
     }).join(": ");
   }
+  // Printed bonuses that are no single game word, in player words ("dinars:2" is "2 dinars", "keshi:yellow"
+  // "1 yellow keshi"); anything else goes through `words`.
+  const AMOUNTS = {dinars: [t("1 dinar"), "{n} dinars"], points: [t("1 point"), "{n} points"]};
+  const BONUS_WORDS = {any_keshi: t("any 1 keshi"), two_keshis: t("any 2 keshis of one colour"), river_step: t("1 river step")};
+  function bonus(text) {
+    const parts = String(text).split(":");
+    if (parts.length === 2 && AMOUNTS[parts[0]] && /^[0-9]+$/.test(parts[1])) {
+      const n = Number(parts[1]);
+      return n === 1 ? AMOUNTS[parts[0]][0] : t(AMOUNTS[parts[0]][1], {n: n});
+    }
+    if (parts.length === 2 && parts[0] === "keshi") { return t("1 {colour} keshi", {colour: Keshi.word("colour", parts[1])}); }
+    return BONUS_WORDS[text] || words(text);
+  }
   // "1 water", "2 dates": a resource with its count ("1 date" in English: the singular of the word).
   function counted(n, key) {
     const name = words(key);
@@ -37,7 +50,7 @@ window.KeshiValueEditor = (function () {
         return typeof v === "number" ? counted(v, k) : words(k) + ": " + words(v);
       }).join(" + ") || t("nothing");
     }
-    return words(value);
+    return bonus(value);
   }
 
   function canon(value) {
@@ -89,6 +102,7 @@ window.KeshiValueEditor = (function () {
 
   // Draw the editor for `spec` ({key, title, where, options, multi, parts, value}) into `el`.
   // opts: {submit: "Save" | "Answer", onSubmit(value) -> Promise<{ok, error}>, prefix: unique id prefix}
+  const NOTHING_YET = t("Set what is printed there.");
   function render(el, spec, opts) {
     const kind = kindOf(spec);
     const prefix = (opts.prefix || "pv") + "-";
@@ -176,7 +190,7 @@ window.KeshiValueEditor = (function () {
           low: text(Math.min.apply(null, spec.options)), high: text(Math.max.apply(null, spec.options))});
       }
       // Nothing chosen yet (an all-zero tile) is a step still to take, not a wrong value.
-      return text(value) === t("nothing") ? t("Set what is printed there.") :
+      return text(value) === t("nothing") ? NOTHING_YET :
         t("{value} is not possible here.", {value: text(value)});
     }
     function refresh() {
@@ -186,7 +200,10 @@ window.KeshiValueEditor = (function () {
       const why = problem(value);
       button.disabled = why !== null;
       button.querySelector(".pv-preview").textContent = why === null ? "· " + text(value) : "";
+      // nothing set yet is a step still to take, not a mistake: a hint, not in red
       msg.hidden = why === null;
+      msg.classList.toggle("error", why !== NOTHING_YET);
+      msg.classList.toggle("muted", why === NOTHING_YET);
       msg.textContent = why || "";
     }
     function send(value) {
