@@ -10,9 +10,9 @@ import pytest
 
 from companion.i18n import use_locale
 from companion.tower.count_words import check_json
+from firmware import crosscheck
 from firmware.capture import CameraCount, needs_confirmation
 from firmware.config import load_beam_calibration, load_tower_config, save_beam_calibration
-from firmware import crosscheck
 from firmware.crosscheck import (
     BeamCalibration,
     BeamLearner,

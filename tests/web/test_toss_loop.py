@@ -340,5 +340,5 @@ def test_a_result_rebuilt_after_a_restart_still_says_why_it_was_flagged(app: Fla
     result = table.view()["tower_result"]
     assert result["toss_id"] == "cut-short" and result["flagged"]
     assert result["check"]["reasons"] == ["fewer"]
-    assert result["check"]["say"] == [{"text": "the camera saw {pieces} pieces, but the beam saw at least {certain} fall",
-                                       "params": {"pieces": 2, "certain": 3}}]
+    said = "the camera saw {pieces} pieces, but the beam saw at least {certain} fall"
+    assert result["check"]["say"] == [{"text": said, "params": {"pieces": 2, "certain": 3}}]
