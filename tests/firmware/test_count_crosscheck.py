@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.i18n import use_locale
-from companion.tower.count_words import check_json
+from companion.tower.count_words import check_json, flag_words
 from firmware import crosscheck
 from firmware.capture import CameraCount, needs_confirmation
 from firmware.config import load_beam_calibration, load_tower_config, save_beam_calibration
@@ -159,6 +159,8 @@ def test_a_colour_beyond_what_could_fall_out_is_flagged_whatever_the_beam_says(r
         words = check_json(check)["say"]
     assert words == [{"text": "the camera saw more {colours} than the game expects: look in the tray",
                       "params": {"colours": [{"text": "beige", "params": {}, "context": "colour"}]}}]
+    (said,) = flag_words(check)
+    assert said.render("de") == "die Kamera sah mehr Beige, als das Spiel erwartet: in die Schale schauen"
 
 
 def test_the_hidden_allowance_lets_a_clumpy_tower_hide_a_piece_and_no_more(rig: TowerRig) -> None:
