@@ -181,6 +181,8 @@ def test_the_allowance_is_learned_from_how_often_the_camera_counts_more_than_the
     assert hidden_allowance(steady, CALIBRATION) == 0
     clumpy = [(three, 3)] * 90 + [(three, 4)] * 9 + [(three, 5)]
     assert hidden_allowance(clumpy, CALIBRATION) == 1
+    miscounting = [(three, 3 + 5)] * 100  # a camera that always sees five too many: still flagged
+    assert hidden_allowance(miscounting, CALIBRATION) == crosscheck.MAX_HIDDEN_ALLOWANCE == 2
     learned = learn_calibration([(three, 3)] * 70 + [(three, 4)] * 10)
     assert learned.hidden_allowance == 1 and learned.single_block_ms == 4.5  # blocks of agreeing tosses only
     with pytest.raises(TimingConfigError, match="hidden_allowance"):
