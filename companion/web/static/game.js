@@ -417,7 +417,7 @@
     const extra = result.leftover_if_confirmed || {};
     const over = sum(extra) > 0;
     if (over) {
-      html += '<div class="warn" id="over-count"><p>' + t("The camera saw more than the game expects: {keshis}. Look in the tray: is it really there?",
+      html += '<div class="warn" id="over-count"><p>' + t("The camera saw more than the game expects. Look in the tray: is this really there? {keshis}",
         {keshis: countsChips(extra)}) + "</p></div>";
     }
     html += evidence(result);
