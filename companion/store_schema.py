@@ -34,4 +34,9 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX tosses_tower_time ON tosses (tower, started_at);
     CREATE INDEX tosses_game ON tosses (game_id)
     """,
+    # the count cross-check's verdict on a toss (companion.tower.count_words.check_json), kept beside
+    # its row so a result rebuilt after a restart still says why it was flagged
+    """
+    CREATE TABLE toss_checks (toss_id TEXT PRIMARY KEY REFERENCES tosses (toss_id), verdict TEXT NOT NULL)
+    """,
 )

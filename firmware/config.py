@@ -4,10 +4,11 @@ Optional; every key may be left out. Example::
 
     {"pins": {"beam": 17, "emitter": 27, "light": 18, "button": null},
      "timing": {"double_ms": 10.5, "settle_ms": 700},
-     "beam": {"single_block_ms": 4.4, "single_block_max_ms": 6.1}}
+     "beam": {"single_block_ms": 4.4, "single_block_max_ms": 6.1, "hidden_allowance": 1}}
 
-``beam`` is how long one piece blocks this tower's beam (``firmware.crosscheck.BeamCalibration``),
-written by the tower service once it has seen enough tosses on which the beam and camera agreed.
+``beam`` is how long one piece blocks this tower's beam and how many pieces it may hide
+(``firmware.crosscheck.BeamCalibration``), written by the tower service as it learns them from its
+tosses (``firmware.crosscheck.BeamLearner``).
 
 Unknown keys are errors naming the key, so a typo never silently keeps the default.
 """

@@ -24,7 +24,7 @@ from companion.i18n import Msg, as_msg, error_words
 from companion.store import StorageFull
 from companion.table import snapshots
 from companion.table.service import GameService, TowerRefusal
-from companion.tower.record import load_toss
+from companion.tower.record import load_check, load_toss
 from companion.tower.service import TowerService
 
 log = logging.getLogger("keshi.table")
@@ -68,7 +68,8 @@ class TowerLink:
                     self.games.record_tower(game_id, "toss.result", self.game_result({
                         "toss_id": toss_id, "counts": record.pieces_out, "unknown": unknown,
                         "source": record.counts_source, "beam_count": record.beam_count,
-                        "camera_count": record.camera_count, "flagged": record.flagged}))
+                        "camera_count": record.camera_count, "flagged": record.flagged,
+                        "check": load_check(self.games.store, toss_id)}))
                 else:
                     self.games.record_tower(game_id, "toss.failed", {
                         "toss_id": toss_id, "message": "the companion restarted while the tower was tossing",

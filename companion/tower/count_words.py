@@ -24,6 +24,9 @@ def flag_words(check: CrossCheck) -> list[Msg]:
         elif reason == "more":
             said.append(Msg("the camera saw {pieces} pieces, more than could hide in the beam's {drops} drops",
                             pieces=check.pieces, drops=check.beam.drops))
+        elif reason == "beyond":
+            said.append(Msg("the camera saw more {colours} than the game expects: look in the tray",
+                            colours=[colour_name(c) for c in check.beyond]))
         elif reason == "unknown":
             said.append(Msg("the camera could not tell the colour of {n} piece(s)", n=check.unknown))
         elif reason == "unsure":

@@ -79,13 +79,16 @@ _JSON_FIELDS = ("pieces_in", "pieces_out", "contents_before", "contents_after", 
 _COLUMNS = tuple(TossRecord.__dataclass_fields__)
 
 
-def save_toss(store: Store, record: TossRecord) -> None:
-    """Store a toss durably (committed when this returns)."""
-    save_tosses(store, [record])
+def save_toss(store: Store, record: TossRecord, check: Mapping[str, Any] | None = None) -> None:
+    """Store a toss durably (committed when this returns), with the count cross-check's verdict on it
+    (``check``, JSON-ready) in the same transaction."""
+    save_tosses(store, [record], {record.toss_id: check} if check is not None else None)
 
 
-def save_tosses(store: Store, records: Iterable[TossRecord]) -> int:
-    """Store many tosses in one transaction (all or none); return how many were stored."""
+def save_tosses(store: Store, records: Iterable[TossRecord],
+                checks: Mapping[str, Mapping[str, Any]] | None = None) -> int:
+    """Store many tosses in one transaction (all or none), with any cross-check verdicts by toss id;
+    return how many tosses were stored."""
     rows = []
     for record in records:
         values = record.to_dict()
@@ -94,7 +97,16 @@ def save_tosses(store: Store, records: Iterable[TossRecord]) -> int:
         conn.executemany(
             f"INSERT INTO tosses ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})", rows
         )
+        conn.executemany("INSERT INTO toss_checks (toss_id, verdict) VALUES (?, ?)",
+                         [(toss_id, json.dumps(check)) for toss_id, check in (checks or {}).items()])
     return len(rows)
+
+
+def load_check(store: Store, toss_id: str) -> dict[str, Any] | None:
+    """The cross-check's verdict stored with toss ``toss_id``, or None when none was stored."""
+    rows = store.query("SELECT verdict FROM toss_checks WHERE toss_id = ?", (toss_id,))
+    verdict: dict[str, Any] | None = json.loads(rows[0]["verdict"]) if rows else None
+    return verdict
 
 
 def record_correction(conn: sqlite3.Connection, toss_id: str, counts: Mapping[str, int]) -> None:

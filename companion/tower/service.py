@@ -25,7 +25,7 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,8 +39,8 @@ from companion.tower.count_words import check_json
 from companion.tower.model import SimulatedTower, TossOutcome, TowerParams
 from companion.tower.record import ColourCounts, TossRecord, colour_counts, save_toss
 from firmware.capture import CameraCount, capture_count, lit_frame, save_snapshot
-from firmware.config import load_beam_calibration, load_tower_config
-from firmware.crosscheck import BeamCalibration, cross_check
+from firmware.config import load_beam_calibration, load_tower_config, save_beam_calibration
+from firmware.crosscheck import BeamCalibration, BeamLearner, cross_check
 from firmware.pins import PinMap
 from firmware.rig import TowerRig, simulated_rig
 from firmware.simulated import TOGETHER_P, BeamPlayer, beam_edges, drop_times_ms
@@ -160,6 +160,8 @@ class TowerService:
         self.timer = DropTimer(timing or file_timing)
         #: How long one piece blocks the beam (``tower.json``'s ``beam``, else a default) for the cross-check.
         self.beam_calibration = load_beam_calibration(instance_dir) or BeamCalibration()
+        #: Refines ``beam_calibration`` from the tosses the camera counts (kept in ``tower.json``).
+        self.beam_learner = BeamLearner()
         #: Simulated: how often a piece leaves the tower together with the one before (the clumping knob).
         self.together_p = together_p
         self.rig: TowerRig | None = None
@@ -553,7 +555,9 @@ class TowerService:
                 # no camera count: nothing is known of what fell out until the table says ("none")
                 counts = colour_counts(camera.counts) if camera is not None else colour_counts()
                 source = "camera" if camera is not None else "none"
-                check = cross_check(settled.drops, camera, self.beam_calibration)
+                check = cross_check(settled.drops, camera, self.beam_calibration, self._could_release(toss))
+                if camera is not None and misread is None:
+                    self._learn_beam(settled.drops, camera)
             flagged = check.flagged if check is not None else misread is not None and misread_flag
             camera_total = camera.total if camera is not None else None
             snapshot = self._save_snapshot(toss.toss_id, frame) if camera is not None else None
@@ -566,11 +570,12 @@ class TowerService:
                 camera_count=camera_total,
                 counts_source=source, flagged=flagged, **toss.context,
             )
-            save_toss(self.store, record)
+            verdict = check_json(check) if check is not None else None
+            save_toss(self.store, record, verdict)
             self.bus.publish("toss.result", {
                 "toss_id": toss.toss_id, "counts": counts, "unknown": camera.unknown if camera else 0,
                 "source": source, "beam_count": beam_count, "camera_count": record.camera_count,
-                "flagged": flagged, "check": check_json(check) if check is not None else None, "snapshot": snapshot,
+                "flagged": flagged, "check": verdict, "snapshot": snapshot,
                 "pieces": list(camera.pieces) if camera is not None else [], "record": record.to_dict(),
             })
             if settled.silent:
@@ -585,6 +590,28 @@ class TowerService:
             with self._lock:
                 self._current = None
                 self._horizon = float("inf")
+
+    def _could_release(self, toss: _Toss) -> ColourCounts | None:
+        """The most of each colour that can have fallen out: held before plus what went in (the
+        simulator's truth, or on the Pi the running estimate); None when nothing known went in."""
+        if not sum(toss.pieces_in.values()):
+            return None
+        held = toss.outcome.held_before if toss.outcome is not None else self._held
+        return {c: held.get(c, 0) + toss.pieces_in.get(c, 0) for c in COLOURS}
+
+    def _learn_beam(self, drops: Sequence[Drop], camera: CameraCount) -> None:
+        """Refine this tower's beam calibration from one counted toss; a new one is used from the next
+        toss on and written to ``tower.json`` (a file that cannot be written costs the keeping only)."""
+        learned = self.beam_learner.observe(drops, camera)
+        if learned is None or learned == self.beam_calibration:
+            return
+        self.beam_calibration = learned
+        log.info("tower %s: beam calibration learned from its tosses: %s", self.tower_name, learned)
+        if self.instance_dir is not None:
+            try:
+                save_beam_calibration(self.instance_dir, learned)
+            except (OSError, ConfigError) as exc:
+                log.warning("the learned beam calibration could not be kept in tower.json: %s", exc)
 
     def _capture(self, toss: _Toss) -> tuple[Any, CameraCount | None]:
         """``_count``, but a camera that fails costs the count, not the toss: the record keeps the

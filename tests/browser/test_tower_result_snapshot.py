@@ -40,9 +40,8 @@ def served_app(tmp_path: Path) -> Iterator[tuple[Flask, str]]:
         shutdown_app(app)
 
 
-def test_the_tower_result_shows_the_snapshot_and_the_confidence_per_colour(
-        page: Page, served_app: tuple[Flask, str]) -> None:
-    app, url = served_app
+def to_the_toss_screen(page: Page, url: str) -> str:
+    """A new two-player game, set up on the page and played until the tower is to be tossed; its id."""
     page.goto(url + "/games/new")
     page.locator(".player-name").nth(0).fill("Sarah")
     page.locator(".player-name").nth(1).fill("Jan")
@@ -57,6 +56,13 @@ def test_the_tower_result_shows_the_snapshot_and_the_confidence_per_colour(
         event_id = page.locator("#game").get_attribute("data-event-id") or ""
         take_first_legal_option(page, [True])
         expect(page.locator("#game")).not_to_have_attribute("data-event-id", event_id)
+    return game_id
+
+
+def test_the_tower_result_shows_the_snapshot_and_the_confidence_per_colour(
+        page: Page, served_app: tuple[Flask, str]) -> None:
+    app, url = served_app
+    game_id = to_the_toss_screen(page, url)
 
     frame, truth = render_scene({"green": 2, "black": 1, "pink": 1}, 3)
     folder = Path(app.instance_path) / "snapshots"
@@ -77,3 +83,28 @@ def test_the_tower_result_shows_the_snapshot_and_the_confidence_per_colour(
     expect(page.locator("#confidence tr.unsure")).to_contain_text("pink")  # the unsure colour stands out
     expect(page.locator("#confidence tr.unsure")).to_contain_text("45%")
     screenshot(page, "game-09b-tower-result-snapshot")
+
+
+def test_a_camera_over_count_is_asked_about_and_confirm_books_no_phantom(
+        page: Page, served_app: tuple[Flask, str]) -> None:
+    """Issue 25: a piece the game does not expect in the tower is shown as an over-count to look for in
+    the tray; the big button confirms without it, and only "it is really there" books a leftover."""
+    app, url = served_app
+    game_id = to_the_toss_screen(page, url)
+    inside = page.request.get(f"{url}/api/games/{game_id}").json()["state"]["tower"]["inside"]
+    stranger = next(c for c, n in inside.items() if n == 0)
+    counts = {**{c: n for c, n in inside.items() if n}, stranger: 1}
+    bus = app.extensions["keshi.bus"]
+    bus.publish("toss.started", {"toss_id": "t0002", "source": f"game:{game_id}", "pieces_in": {}})
+    bus.publish("toss.result", {"toss_id": "t0002", "counts": counts, "unknown": 0, "source": "camera",
+                                "beam_count": sum(counts.values()), "camera_count": sum(counts.values()),
+                                "flagged": True, "pieces": []})
+    expect(page.locator("#over-count")).to_contain_text("The camera saw more than the game expects", timeout=5000)
+    expect(page.locator("#over-count .chip")).to_have_count(1)
+    expect(page.locator("#accept")).to_have_text("Not there: confirm without it")
+    expect(page.locator("#keep-leftover")).to_have_text("It is really there: keep it as a leftover")
+    screenshot(page, "game-09c-tower-over-count")
+    page.locator("#accept").click()
+    expect(page.locator("#accept")).to_have_count(0)
+    tower = page.request.get(f"{url}/api/games/{game_id}").json()["state"]["tower"]
+    assert tower["leftovers"][stranger] == 0  # nothing booked that was not there

@@ -9,10 +9,20 @@ from pathlib import Path
 import pytest
 
 from companion.i18n import use_locale
-from companion.tower.count_words import check_json
+from companion.tower.count_words import check_json, flag_words
+from firmware import crosscheck
 from firmware.capture import CameraCount, needs_confirmation
 from firmware.config import load_beam_calibration, load_tower_config, save_beam_calibration
-from firmware.crosscheck import BeamCalibration, BeamReading, calibrate_single_block, cross_check, read_beam
+from firmware.crosscheck import (
+    BeamCalibration,
+    BeamLearner,
+    BeamReading,
+    calibrate_single_block,
+    cross_check,
+    hidden_allowance,
+    learn_calibration,
+    read_beam,
+)
 from firmware.errors import TimingConfigError
 from firmware.rig import TowerRig
 from firmware.timing import Drop, DropTimer, Settled
@@ -134,3 +144,59 @@ def test_the_single_block_is_calibrated_from_agreeing_blocks_and_kept_in_tower_j
     save_beam_calibration(tmp_path, calibration)
     assert load_beam_calibration(tmp_path) == calibration
     assert load_tower_config(tmp_path)[1].settle_ms == 700  # the rest of the file is kept
+
+
+def test_a_colour_beyond_what_could_fall_out_is_flagged_whatever_the_beam_says(rig: TowerRig) -> None:
+    start = rig.ticks()
+    play(rig, start, [(0.0, 4.0), (80.0, 8.0)])  # the second block: two pieces, so three is right
+    drops = settle(rig, start)
+    seen = CameraCount({"red": 2, "beige": 1}, 0, ())
+    assert not cross_check(drops, seen, CALIBRATION, {"red": 2, "beige": 1}).flagged
+    assert not cross_check(drops, seen, CALIBRATION).flagged  # nothing known of what went in: the beam alone
+    check = cross_check(drops, seen, CALIBRATION, {"red": 3, "green": 2})  # no beige was in the tower
+    assert check.flagged and check.reasons == ("beyond",) and check.beyond == ("beige",)
+    with use_locale("de"):
+        words = check_json(check)["say"]
+    assert words == [{"text": "the camera saw more {colours} than the game expects: look in the tray",
+                      "params": {"colours": [{"text": "beige", "params": {}, "context": "colour"}]}}]
+    (said,) = flag_words(check)
+    assert said.render("de") == "die Kamera sah mehr Beige, als das Spiel erwartet: in die Schale schauen"
+
+
+def test_the_hidden_allowance_lets_a_clumpy_tower_hide_a_piece_and_no_more(rig: TowerRig) -> None:
+    start = rig.ticks()
+    play(rig, start, [(0.0, 4.0), (80.0, 4.5), (200.0, 3.5)])  # three single blocks, far apart
+    drops = settle(rig, start)
+    clumpy = BeamCalibration(single_block_ms=4.5, single_block_max_ms=6.0, hidden_allowance=1)
+    assert read_beam(drops, clumpy) == BeamReading(drops=3, certain=3, plausible=4)
+    assert not cross_check(drops, camera(4), clumpy).flagged
+    assert cross_check(drops, camera(5), clumpy).reasons == ("more",)
+    assert cross_check(drops, camera(2), clumpy).reasons == ("fewer",)  # the allowance never lowers certain
+
+
+def test_the_allowance_is_learned_from_how_often_the_camera_counts_more_than_the_beam_can_show() -> None:
+    single = Drop(index=0, ticks=0.0, t_ms=0.0, gap_ms=0.0, blocked_ms=4.5, double=False)
+    three = [single, *(Drop(i, 0.0, 80.0 * i, 80.0, 4.5, False) for i in (1, 2))]
+    steady = [(three, 3)] * 99 + [(three, 4)]  # one toss in a hundred hides a piece: within EXCESS_SHARE
+    assert hidden_allowance(steady, CALIBRATION) == 0
+    clumpy = [(three, 3)] * 90 + [(three, 4)] * 9 + [(three, 5)]
+    assert hidden_allowance(clumpy, CALIBRATION) == 1
+    miscounting = [(three, 3 + 5)] * 100  # a camera that always sees five too many: still flagged
+    assert hidden_allowance(miscounting, CALIBRATION) == crosscheck.MAX_HIDDEN_ALLOWANCE == 2
+    learned = learn_calibration([(three, 3)] * 70 + [(three, 4)] * 10)
+    assert learned.hidden_allowance == 1 and learned.single_block_ms == 4.5  # blocks of agreeing tosses only
+    with pytest.raises(TimingConfigError, match="hidden_allowance"):
+        BeamCalibration(hidden_allowance=-1)
+
+
+def test_the_learner_learns_again_every_few_tosses_from_its_recent_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(crosscheck, "RELEARN_EVERY", 10)
+    monkeypatch.setattr(crosscheck, "MIN_CALIBRATION_BLOCKS", 20)
+    slow = [Drop(i, 0.0, 80.0 * i, 80.0, 7.5, False) for i in range(3)]  # pieces that block 7.5 ms
+    learner = BeamLearner()
+    learned = [learner.observe(slow, camera(3)) for _ in range(10)]
+    assert learned[:9] == [None] * 9 and learned[9] is not None
+    assert learned[9].single_block_ms == 7.5 and learned[9].single_block_max_ms > 7.5
+    assert cross_check(slow, camera(3), CALIBRATION).reasons == ("fewer",)  # the default takes them for pairs
+    assert not cross_check(slow, camera(3), learned[9]).flagged
+    assert learner.observe(slow, CameraCount({"red": 2}, 1)) is None  # an unknown piece teaches nothing

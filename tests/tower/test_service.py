@@ -20,7 +20,9 @@ from companion.store import Store
 from companion.tower import service as service_module
 from companion.tower.record import iter_tosses
 from companion.tower.service import TowerBusyError, TowerService
+from firmware import crosscheck, simulated
 from firmware.capture import CameraCount
+from firmware.config import load_beam_calibration
 from firmware.simulated import beam_edges
 from firmware.tray_camera import CameraUnavailableError, TrayScene
 from tests.web.test_i18n import untranslated
@@ -107,6 +109,15 @@ def tower(bus: CheckingBus, store: Store, tmp_path: Path) -> Iterator[TowerServi
     service.stop()
 
 
+def until_idle(tower: TowerService, timeout: float = 5.0) -> None:
+    """Wait until the toss whose result was just published has ended (it ends right after), so the
+    next toss is not refused as busy on a loaded machine."""
+    deadline = time.monotonic() + timeout
+    while tower.busy:
+        assert time.monotonic() < deadline, "the toss did not end after its result"
+        time.sleep(0.01)
+
+
 def events_until(bus: EventBus, topic: str, timeout: float = 5.0, since: int = 0) -> list[Event]:
     """Events after ``since`` up to and including the first ``topic`` one."""
     with bus.subscribe(last_event_id=since) as sub:
@@ -152,6 +163,7 @@ def test_simulated_tosses_are_counted_by_the_vision_detector_on_a_rendered_tray(
         since = bus.last_id
         tower.toss(pieces)
         results.append(events_until(bus, "toss.result", since=since)[-1].data)
+        until_idle(tower)
     correct = 0
     for result in results:
         assert result["source"] == "camera"
@@ -233,6 +245,30 @@ def test_agreeing_senses_are_not_flagged(
     tower.toss({"pink": 9})
     result = events_until(bus, "toss.result")[-1].data
     assert result["beam_count"] == result["camera_count"] and not result["flagged"]
+
+
+def test_the_tower_learns_its_own_single_piece_block_from_agreeing_tosses_and_keeps_it(
+    tower: TowerService, bus: CheckingBus, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tower whose pieces block the beam about 7 ms (longer than the default's single piece) looks like
+    pairs to the default calibration; the tosses the camera agrees with teach it its own block."""
+    monkeypatch.setattr(simulated, "SINGLE_BLOCK_MS", (7.0, 7.1))  # within the learned 2 % margin
+    monkeypatch.setattr(service_module, "beam_edges", functools.partial(beam_edges, together_p=0.0))
+    monkeypatch.setattr(crosscheck, "RELEARN_EVERY", 2)
+    monkeypatch.setattr(crosscheck, "MIN_CALIBRATION_BLOCKS", 6)
+    tower.camera = TruthCamera()
+    reasons = []
+    for _ in range(3):
+        since = bus.last_id
+        tower.toss({"pink": 5, "red": 5})
+        result = events_until(bus, "toss.result", since=since)[-1].data
+        reasons.append(result["check"]["reasons"])
+        until_idle(tower)
+    assert reasons[:2] == [["fewer"], ["fewer"]] and reasons[2] == []  # learned after the second toss
+    learned = tower.beam_calibration
+    assert 7.0 <= learned.single_block_ms <= 7.1 and learned.single_block_max_ms > 7.1
+    assert load_beam_calibration(tmp_path) == learned  # kept in tower.json, for this tower's next start
+    assert TowerService(bus, store, instance_dir=tmp_path).beam_calibration == learned
 
 
 def test_hardware_mode_off_the_pi_fails_with_one_clear_error(bus: CheckingBus, store: Store) -> None:

@@ -19,8 +19,12 @@ from flask.testing import FlaskClient
 from companion import COLOURS
 from companion.table import marrakesh_engine
 from companion.table.service import IN_THE_TRAY, RESULT_WAITS
-from companion.tower.record import iter_tosses
+from companion.tower.count_words import check_json
+from companion.tower.record import TossRecord, iter_tosses, save_toss
 from companion.web import stream
+from firmware.capture import CameraCount
+from firmware.crosscheck import BeamCalibration, cross_check
+from firmware.timing import Drop
 from tests.web.conftest import PLAYERS, Table, csrf_of, share
 from tests.web.play import first_action
 from tests.web.test_games_api import advance_to, wait_for_tower_result
@@ -315,3 +319,26 @@ def test_a_toss_the_tower_could_not_finish_stops_blocking_the_game(app: Flask, t
     assert live.tossing is None  # ... and failed: the table can toss again or type the counts
     assert "could not count this toss" in games.events_after(table.game_id, view["event_id"])[-1]["data"]["label"]
     assert table.post(f"/api/games/{table.game_id}/toss", {"version": view["version"]}).status_code == 202
+
+
+def test_a_result_rebuilt_after_a_restart_still_says_why_it_was_flagged(app: Flask, table: Table) -> None:
+    """The companion stopped after the tower stored its toss but before the game filed the result: the
+    result rebuilt from the stored toss carries the cross-check's reasons, in player words."""
+    view = advance_to(table, "toss")
+    games, store = app.extensions["keshi.games"], app.extensions["keshi.store"]
+    games.start_toss(table.game_id, view["version"], lambda pieces, **context: "cut-short")  # never tossed
+    zero = dict.fromkeys(COLOURS, 0)
+    record = TossRecord(toss_id="cut-short", tower="default", layer="B1", mode="simulated", started_at=1.0,
+                        pieces_in=zero, pieces_out={**zero, "red": 2}, contents_before=zero, contents_after=zero,
+                        drop_times_ms=[200.0, 280.0, 350.0], beam_count=3, camera_count=2, flagged=True)
+    verdict = check_json(cross_check([Drop(0, 0.0, 200.0, 200.0, 4.0, False), Drop(1, 0.0, 280.0, 80.0, 4.0, False),
+                                      Drop(2, 0.0, 350.0, 70.0, 4.0, False)], CameraCount({"red": 2}),
+                                     BeamCalibration()))
+    save_toss(store, record, verdict)
+    games._games.clear()  # the restart: the game is rebuilt from the store
+    app.extensions["keshi.tower_link"].file_interrupted_tosses()
+    result = table.view()["tower_result"]
+    assert result["toss_id"] == "cut-short" and result["flagged"]
+    assert result["check"]["reasons"] == ["fewer"]
+    said = "the camera saw {pieces} pieces, but the beam saw at least {certain} fall"
+    assert result["check"]["say"] == [{"text": said, "params": {"pieces": 2, "certain": 3}}]

@@ -413,18 +413,27 @@
       return;
     }
     let html = '<h2 id="screen-title">' + esc(t("Tower result")) + '</h2><p class="result-counts">' + countsChips(result.counts) + "</p>";
-    if (sum(result.leftover_if_confirmed)) {
-      html += '<p class="muted" id="leftover">' + t("Not tossed this round, so kept as a leftover from before: {keshis}",
-        {keshis: countsChips(result.leftover_if_confirmed)}) + "</p>";
+    // A camera over-count (more than the game expects inside) is asked about, never booked by one tap.
+    const extra = result.leftover_if_confirmed || {};
+    const over = sum(extra) > 0;
+    if (over) {
+      html += '<div class="warn" id="over-count"><p>' + t("The camera saw more than the game expects. Look in the tray: is this really there? {keshis}",
+        {keshis: countsChips(extra)}) + "</p></div>";
     }
     html += evidence(result);
     html += countCheck(result);
     if (!mayAct(null)) { box.innerHTML = html + (whoFirst() || '<p class="waiting">' + esc(t("Waiting for the table to confirm.")) + "</p>"); return; }
     if (correcting && correcting.mode === "result") { box.innerHTML = html; counter(box); return; }
-    html += '<button type="button" class="big" id="accept">' + esc(t("Confirm: that is what fell out")) + "</button>" +
+    const expected = {};
+    Object.keys(result.counts || {}).forEach(function (c) { expected[c] = result.counts[c] - (extra[c] || 0); });
+    html += '<button type="button" class="big" id="accept">' + esc(over ? t("Not there: confirm without it") : t("Confirm: that is what fell out")) + "</button>" +
+      (over ? '<button type="button" class="secondary" id="keep-leftover">' + esc(t("It is really there: keep it as a leftover")) + "</button>" : "") +
       '<button type="button" class="secondary" id="correct">' + esc(t("Correct the counts")) + "</button>";
     box.innerHTML = html;
-    document.getElementById("accept").addEventListener("click", function () { act({type: "release", counts: result.counts}, "#accept"); });
+    document.getElementById("accept").addEventListener("click", function () { act({type: "release", counts: expected}, "#accept"); });
+    if (over) {
+      document.getElementById("keep-leftover").addEventListener("click", function () { act({type: "release", counts: result.counts}, "#keep-leftover"); });
+    }
     document.getElementById("correct").addEventListener("click", function () {
       correcting = {mode: "result", counts: Object.assign({}, result.counts)};
       render();
