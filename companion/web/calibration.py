@@ -6,6 +6,7 @@ Every answer is the wizard's status, each colour step shown with its swatch and 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,15 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
-from companion.tower.calibration_wizard import PIECES_PER_COLOUR, STEPS, TEST, WIZARD_DIR, CalibrationWizard
+from companion.tower.calibration_wizard import (
+    CAMERA_SETTINGS_FILE,
+    EMPTY,
+    PIECES_PER_COLOUR,
+    STEPS,
+    TEST,
+    WIZARD_DIR,
+    CalibrationWizard,
+)
 from companion.tower.service import TowerBusyError
 from companion.web import access
 from companion.web.palette import PALETTE, palette_for_templates
@@ -59,7 +68,26 @@ def capture() -> ResponseReturnValue:
     """``{"step": "empty" | colour}``: take that step's frame."""
     body = request.get_json(silent=True)
     step = body.get("step") if isinstance(body, dict) else None
-    return shown(wizard().capture(str(step)))
+    found = wizard()
+    status = found.capture(str(step))
+    if step == EMPTY:
+        record_frames_matrix(found)
+    return shown(status)
+
+
+def record_frames_matrix(found: CalibrationWizard) -> None:
+    """A camera replaying a frames folder reports no colour matrix; when that folder holds a
+    ``camera.json`` with one (``vision.colour_matrix``), record it as the camera's for ``finish``,
+    as a Pi camera's is (a matrix the camera itself reported is kept)."""
+    from vision import colour_matrix
+
+    frames = current_app.config.get("CAMERA_FRAMES_DIR")
+    settings = found.folder / CAMERA_SETTINGS_FILE
+    if not frames or settings.is_file():
+        return
+    matrix = colour_matrix.read_sidecar(Path(frames))
+    if matrix is not None:
+        settings.write_text(json.dumps({"colour_matrix": matrix}))
 
 
 @bp.post("/api/calibration/finish")
