@@ -22,8 +22,9 @@ from companion import COLOURS
 from vision import features
 from vision.errors import CalibrationError, FrameError
 
-CALIBRATION_VERSION = 1
-"""Bumped whenever the meaning of a field changes; ``Calibration.load`` refuses other versions."""
+CALIBRATION_VERSION = 2
+"""Bumped whenever the meaning of a field changes; ``Calibration.load`` refuses other versions. Version
+2 (issue 26): the floor and colours are in linear light even without a colour matrix."""
 
 #: Smallest foreground threshold (log ratio) whatever the empty tray's noise says.
 MIN_THRESHOLD = 0.05

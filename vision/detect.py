@@ -72,7 +72,9 @@ SADDLE = 0.8
 COLOUR_STEP = 0.3
 #: Distance-transform maxima closer than this (times a piece's radius) and without a saddle between
 #: them are one piece, whatever their colour: pieces' centres lie a piece's width apart.
-NEAR_PEAKS = 0.5
+#: (0.5 before issue 26; 0.7 stops a piece of a camera without a known matrix splitting in two on the
+#: tuning scenes, and changed nothing with the matrix).
+NEAR_PEAKS = 0.7
 #: Largest brightness difference (log, linear sensor signal) between two maxima of one piece of one hue.
 LINEAR_BRIGHTNESS_STEP = 1.0
 #: A segment this many times a lying piece's area that did not split counts as several pieces.
@@ -159,6 +161,7 @@ class Detector:
         refs = np.maximum(np.exp(self._means.astype(np.float64)), DARK_FLOOR)
         chroma = np.linalg.norm(refs - refs.mean(axis=1, keepdims=True), axis=1, keepdims=True)
         with_matrix = calibration.camera.colour_matrix is not None
+        self._linear_srgb = not with_matrix
         #: per colour and channel, the log drift per unit of a floor-pinned 3x3 light change
         self._drift = np.zeros_like(refs) if with_matrix else chroma / refs
         self._channel_noise = np.zeros_like(refs) if with_matrix else CHANNEL_NOISE / refs
@@ -176,8 +179,9 @@ class Detector:
         # the floor as this frame's light shows it: one full-size image instead of floor and gain apart
         lit_floor = features.expand(self._floor_small * np.exp(field), self.calibration.width, self.calibration.height)
         refl = features.log_reflectance(signal, lit_floor)
-        # the floor model is linear light, not 8-bit codes: clipping shows through ``known`` only
-        blind = np.zeros(frame.shape, bool)
+        # without a matrix the floor model is the camera's own linear sRGB, comparable with its codes;
+        # in a sensor's space it is not: there clipping shows through ``known`` only
+        blind = features.saturated_floor(frame, lit_floor) if self._linear_srgb else np.zeros(frame.shape, bool)
         blind[:, :, ~known] = True  # a channel whose floor clips tells nothing anywhere in this frame
         if blind.any():
             refl[blind] = 0.0
@@ -429,6 +433,9 @@ class Detector:
         delta = means - value
         if clipped.any():  # a clipped channel only says "at least this bright"
             delta[:, clipped] = np.minimum(delta[:, clipped], 0.0)
+            # and a piece that bright is lit, not shaded: no brightness spread, or a clipped white
+            # passes for a gray
+            covariance = covariance - self._brightness_spread**2
         if not known.all():  # channels whose light gain is unknown (clipped floor) cannot compare colours
             delta = delta[:, known]
             covariance = covariance[:, known][:, :, known]

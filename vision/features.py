@@ -154,12 +154,12 @@ def light_field(
 
 def saturated_floor(frame: npt.NDArray[np.uint8], lit_floor: FloatImage) -> npt.NDArray[np.bool_]:
     """Per pixel and channel: clipped in the frame where the floor itself (``lit_floor``: the floor
-    model under this frame's light) would be near clipping.
+    model under this frame's light, in the camera's linear sRGB) would be near clipping.
 
     There the log reflectance says nothing (a piece brighter than the floor and the floor look the
     same), so the detector sets it to 0 rather than mistake the clipped floor for pieces.
     """
-    return np.asarray((frame >= CLIPPED) & (lit_floor >= CLIPPED - 15))
+    return np.asarray((frame >= CLIPPED) & (lit_floor >= SRGB_TO_LINEAR[CLIPPED - 15]))
 
 
 def log_reflectance(frame: Signal, floor: FloatImage, gain: npt.NDArray[np.float32] | None = None) -> FloatImage:
