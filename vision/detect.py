@@ -183,6 +183,7 @@ class Detector:
         # in a sensor's space it is not: there clipping shows through ``known`` only
         blind = features.saturated_floor(frame, lit_floor) if self._linear_srgb else np.zeros(frame.shape, bool)
         blind[:, :, ~known] = True  # a channel whose floor clips tells nothing anywhere in this frame
+        seen = frame  # as the camera gave it: a piece clipped over a clipped floor is still clipped
         if blind.any():
             refl[blind] = 0.0
             frame = np.where(blind, np.uint8(0), frame)
@@ -194,7 +195,7 @@ class Detector:
             h, w = segment.shape
             crop = (slice(y0, y0 + h), slice(x0, x0 + w))
             # a channel is clipped on this piece when at least half its pixels clip (the median would)
-            clipped = (frame[crop][segment][::4] >= features.CLIPPED).mean(axis=0) >= 0.5
+            clipped = (seen[crop][segment][::4] >= features.CLIPPED).mean(axis=0) >= 0.5
             value = piece_feature(refl[crop], segment)
             uniform = segment.sum() <= self._copies_area or _uniform(refl[crop], segment, value)
             found.append((value, clipped, segment, (x0, y0), uniform))

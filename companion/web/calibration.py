@@ -69,25 +69,24 @@ def capture() -> ResponseReturnValue:
     body = request.get_json(silent=True)
     step = body.get("step") if isinstance(body, dict) else None
     found = wizard()
+    # read first: a bad camera.json is refused before the step's frame is replaced
+    matrix = frames_matrix() if step == EMPTY else None
     status = found.capture(str(step))
-    if step == EMPTY:
-        record_frames_matrix(found)
+    settings = found.folder / CAMERA_SETTINGS_FILE
+    if matrix is not None and not settings.is_file():  # a matrix the camera itself reported is kept
+        settings.write_text(json.dumps({"colour_matrix": matrix}))
+        status = found.status()
     return shown(status)
 
 
-def record_frames_matrix(found: CalibrationWizard) -> None:
-    """A camera replaying a frames folder reports no colour matrix; when that folder holds a
-    ``camera.json`` with one (``vision.colour_matrix``), record it as the camera's for ``finish``,
-    as a Pi camera's is (a matrix the camera itself reported is kept)."""
+def frames_matrix() -> list[list[float]] | None:
+    """A camera replaying a frames folder (``CAMERA_FRAMES_DIR``) reports no colour matrix; that
+    folder's ``camera.json`` (``vision.colour_matrix``) supplies it for ``finish``, as a Pi camera's
+    does. None without such a file."""
     from vision import colour_matrix
 
     frames = current_app.config.get("CAMERA_FRAMES_DIR")
-    settings = found.folder / CAMERA_SETTINGS_FILE
-    if not frames or settings.is_file():
-        return
-    matrix = colour_matrix.read_sidecar(Path(frames))
-    if matrix is not None:
-        settings.write_text(json.dumps({"colour_matrix": matrix}))
+    return colour_matrix.read_sidecar(Path(frames)) if frames else None
 
 
 @bp.post("/api/calibration/finish")

@@ -99,7 +99,9 @@ def test_noisy_pieces_cannot_drag_the_adapted_colours_far(synthetic_calibration:
     rng = np.random.default_rng(0)
     for _ in range(20):
         values = [(detector._means[i] + rng.normal(0, 0.06, 3)).astype(np.float32) for i in teachers]
-        assert np.abs(detector._adapt(values, covariance) - detector._means).max() < 0.3
+        adapted = detector._adapt(values, covariance)
+        # in linear response relative to the floor: a log change of a channel at 1 % of the floor is noise
+        assert np.abs(np.exp(adapted) - np.exp(detector._means)).max() < 0.05
 
 
 
