@@ -22,8 +22,9 @@ from companion import COLOURS
 from vision import features
 from vision.errors import CalibrationError, FrameError
 
-CALIBRATION_VERSION = 1
-"""Bumped whenever the meaning of a field changes; ``Calibration.load`` refuses other versions."""
+CALIBRATION_VERSION = 2
+"""Bumped whenever the meaning of a field changes; ``Calibration.load`` refuses other versions. Version
+2 (issue 26): the floor and colours are in linear light even without a colour matrix."""
 
 #: Smallest foreground threshold (log ratio) whatever the empty tray's noise says.
 MIN_THRESHOLD = 0.05
@@ -64,8 +65,8 @@ class CameraSettings:
     """The camera's locked 3x3 colour correction matrix (sensor RGB -> sRGB, Picamera2's
     ``ColourCorrectionMatrix`` metadata). With it the detector undoes the sRGB curve and this matrix,
     and compares colours in the sensor's own linear space, where a change of light scales each channel
-    (see ``features.sensor_signal``). ``None`` (image files, the synthetic tower): frames are compared as
-    they are."""
+    (see ``features.sensor_signal``). ``None`` (image files, a camera that reports none): frames are
+    compared in the camera's linear sRGB, with a full 3x3 light change (``features.sensor_matrix``)."""
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ def calibrate(
                     f"the empty tray is {width}x{height}"
                 )
             signal = features.sensor_signal(frame, inverse)
-            camera_small = None if inverse is None else features.coarse(frame)
+            camera_small = features.coarse(frame)
             gain, _ = features.light_gain(features.coarse(signal), floor_small, camera_small)
             refl = features.log_reflectance(signal, floor, gain)
             for piece in _pieces(foreground(refl, threshold, frame), min_area=400):
@@ -243,8 +244,13 @@ def calibrate(
 _FRAME_NAME = re.compile(r"^(?P<colour>[a-z]+)(?:-(?P<n>\d+))?\.(?:png|jpe?g|bmp|tiff?)$", re.IGNORECASE)
 
 
-def calibrate_folder(cal_dir: Path) -> Calibration:
-    """Calibrate from a folder holding ``empty.png`` and ``<colour>.png`` / ``<colour>-<n>.png`` frames."""
+def calibrate_folder(cal_dir: Path, colour_matrix: list[list[float]] | None = None) -> Calibration:
+    """Calibrate from a folder holding ``empty.png`` and ``<colour>.png`` / ``<colour>-<n>.png`` frames.
+
+    ``colour_matrix`` (already validated, ``vision.colour_matrix``) is the camera's; without it the
+    folder's ``camera.json`` sidecar supplies one when present, else the calibration has none.
+    """
+    from vision import colour_matrix as matrices
     from vision.sources import read_image
 
     if not cal_dir.is_dir():
@@ -260,4 +266,6 @@ def calibrate_folder(cal_dir: Path) -> Calibration:
     missing = [c for c in COLOURS if c not in frames]
     if missing:
         raise CalibrationError(f"{cal_dir}: no frame for colour(s) {', '.join(missing)} (<colour>.png)")
-    return calibrate(read_image(empty_path), frames)
+    matrix = colour_matrix if colour_matrix is not None else matrices.read_sidecar(cal_dir)
+    camera = CameraSettings(colour_matrix=matrix) if matrix is not None else None
+    return calibrate(read_image(empty_path), frames, camera)

@@ -1,8 +1,10 @@
 """``keshi vision calibrate`` and ``keshi vision count``: the vision pipeline from the command line.
 
-``keshi vision calibrate CAL_DIR --out CAL.json`` learns a calibration from ``empty.png`` plus one
-``<colour>.png`` (or several ``<colour>-<n>.png``) per colour. ``keshi vision count IMAGE
---calibration CAL.json [--json] [--debug-image OUT.png]`` counts the pieces of one frame.
+``keshi vision calibrate CAL_DIR --out CAL.json [--colour-matrix M.json]`` learns a calibration from
+``empty.png`` plus one ``<colour>.png`` (or several ``<colour>-<n>.png``) per colour, with the camera's
+colour matrix from ``M.json`` or ``CAL_DIR/camera.json`` when given (``vision.colour_matrix``).
+``keshi vision count IMAGE --calibration CAL.json [--json] [--debug-image OUT.png]`` counts the pieces
+of one frame.
 The heavy modules (OpenCV, the detector) load only when a command runs, so ``keshi --help`` stays fast.
 """
 
@@ -28,6 +30,13 @@ def register(subparsers: Any) -> None:
     )
     calibrate.add_argument("cal_dir", metavar="CAL_DIR", type=Path, help="folder of calibration frames")
     calibrate.add_argument("--out", metavar="CAL.json", type=Path, required=True, help="calibration to write")
+    calibrate.add_argument(
+        "--colour-matrix",
+        metavar="M.json",
+        type=Path,
+        help="the camera's 3x3 colour matrix (white-balanced sensor RGB -> linear sRGB, rows summing to 1; "
+        "Picamera2's ColourCorrectionMatrix); default: CAL_DIR/camera.json when present, else none",
+    )
     calibrate.set_defaults(func=run_calibrate)
 
     count = commands.add_parser("count", help="count the keshis in one frame")
@@ -40,14 +49,19 @@ def register(subparsers: Any) -> None:
 
 def run_calibrate(args: argparse.Namespace) -> int:
     """Handle ``keshi vision calibrate``: write the calibration and say what was learned."""
+    from vision import colour_matrix
     from vision.calibrate import calibrate_folder
 
-    calibration = calibrate_folder(args.cal_dir)
+    matrix = None if args.colour_matrix is None else colour_matrix.read(args.colour_matrix)
+    calibration = calibrate_folder(args.cal_dir, matrix)
     calibration.save(args.out)
     sizes = calibration.size_prior
+    source = "no colour matrix"
+    if calibration.camera.colour_matrix is not None:
+        source = f"colour matrix from {args.colour_matrix or args.cal_dir / colour_matrix.SIDECAR}"
     print(
         f"calibrated {len(calibration.colours)} colours from {args.cal_dir} -> {args.out} "
-        f"(piece area {sizes.area_median:.0f} px, tray {calibration.width}x{calibration.height})"
+        f"(piece area {sizes.area_median:.0f} px, tray {calibration.width}x{calibration.height}; {source})"
     )
     return 0
 

@@ -49,6 +49,17 @@ LIGHT_SPREAD = 0.4
 #: saturation stay tight. In linear sensor signal only (0.3-0.5 all did best on the tuning scenes): in
 #: 8-bit codes shading spreads much less and a clipped white would pass for a gray.
 BRIGHTNESS_SPREAD = 0.4
+#: Without the camera's colour matrix: spread (log) per unit of ``_colour_shift`` along each colour's own
+#: drift direction (``Detector._drift``). In the camera's sRGB a change of light is a 3x3 map of the
+#: channels that leaves the floor grey; it moves a paint by ``E @ r`` (``r``: its linear response,
+#: ``E``: rows summing to 0), so relative to ``r`` most in its dark channels and not at all for a grey.
+DRIFT_SPREAD = 0.4
+#: Without the camera's colour matrix: noise (linear, relative to the floor) of each channel; in log
+#: terms it is ``CHANNEL_NOISE / r``, so a saturated paint's dark channel counts for less than its
+#: bright ones instead of deciding its colour.
+CHANNEL_NOISE = 0.01
+#: Smallest linear response (relative to the floor) a colour's channel is taken to have.
+DARK_FLOOR = 0.01
 #: Colour shift of the light (``_colour_shift``) beyond which the colour means adapt to the frame.
 ADAPT_SHIFT = 0.2
 #: Confidence a piece needs to teach the adaptation (``Detector._adapt``) its light.
@@ -61,7 +72,9 @@ SADDLE = 0.8
 COLOUR_STEP = 0.3
 #: Distance-transform maxima closer than this (times a piece's radius) and without a saddle between
 #: them are one piece, whatever their colour: pieces' centres lie a piece's width apart.
-NEAR_PEAKS = 0.5
+#: (0.5 before issue 26; 0.7 stops a piece of a camera without a known matrix splitting in two on the
+#: tuning scenes, and changed nothing with the matrix).
+NEAR_PEAKS = 0.7
 #: Largest brightness difference (log, linear sensor signal) between two maxima of one piece of one hue.
 LINEAR_BRIGHTNESS_STEP = 1.0
 #: A segment this many times a lying piece's area that did not split counts as several pieces.
@@ -134,9 +147,9 @@ class Detector:
         self.calibration = calibration
         self._floor_small = calibration.floor_array()
         self._inverse = features.sensor_matrix(calibration.camera.colour_matrix)
-        # in linear sensor signal, shading spreads log ratios about 2.4 times wider than in 8-bit codes
-        self._brightness_step = 0.0 if self._inverse is None else LINEAR_BRIGHTNESS_STEP
-        self._brightness_spread = 0.0 if self._inverse is None else BRIGHTNESS_SPREAD
+        # in linear light, shading spreads log ratios about 2.4 times wider than in 8-bit codes
+        self._brightness_step = LINEAR_BRIGHTNESS_STEP
+        self._brightness_spread = BRIGHTNESS_SPREAD
         self._names = list(calibration.colours)
         self._means = np.array([calibration.colours[c].mean for c in self._names], dtype=np.float32)
         self._covariance = np.asarray(calibration.covariance, dtype=np.float64)
@@ -145,7 +158,13 @@ class Detector:
         self._resplit_area = RESPLIT_RATIO * size.area_large
         self._copies_area = COPIES_RATIO * size.area_large
         self._peak_min = 0.4 * size.radius
-        self._inverse_cache: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None
+        refs = np.maximum(np.exp(self._means.astype(np.float64)), DARK_FLOOR)
+        chroma = np.linalg.norm(refs - refs.mean(axis=1, keepdims=True), axis=1, keepdims=True)
+        with_matrix = calibration.camera.colour_matrix is not None
+        self._linear_srgb = not with_matrix
+        #: per colour and channel, the log drift per unit of a floor-pinned 3x3 light change
+        self._drift = np.zeros_like(refs) if with_matrix else chroma / refs
+        self._channel_noise = np.zeros_like(refs) if with_matrix else CHANNEL_NOISE / refs
         # a square window: OpenCV dilates with a rectangle in two 1-D passes, many times faster than a disc
         self._peak_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (int(size.radius) | 1,) * 2)
 
@@ -153,33 +172,35 @@ class Detector:
         """Count the pieces in one BGR uint8 frame of the calibrated size."""
         self._check(frame)
         signal = features.sensor_signal(frame, self._inverse)
-        camera_small = None if self._inverse is None else features.coarse(frame)
+        camera_small = features.coarse(frame)
         signal_small = features.coarse(signal)
         light_gain, known = features.light_gain(signal_small, self._floor_small, camera_small)
         field = features.light_field(signal_small, self._floor_small, light_gain, known)
         # the floor as this frame's light shows it: one full-size image instead of floor and gain apart
         lit_floor = features.expand(self._floor_small * np.exp(field), self.calibration.width, self.calibration.height)
         refl = features.log_reflectance(signal, lit_floor)
-        # in the sensor's space the floor model is linear light, not 8-bit codes: nothing to compare
-        blind = features.saturated_floor(frame, lit_floor) if self._inverse is None else np.zeros(frame.shape, bool)
+        # without a matrix the floor model is the camera's own linear sRGB, comparable with its codes;
+        # in a sensor's space it is not: there clipping shows through ``known`` only
+        blind = features.saturated_floor(frame, lit_floor) if self._linear_srgb else np.zeros(frame.shape, bool)
         blind[:, :, ~known] = True  # a channel whose floor clips tells nothing anywhere in this frame
+        seen = frame  # as the camera gave it: a piece clipped over a clipped floor is still clipped
         if blind.any():
             refl[blind] = 0.0
             frame = np.where(blind, np.uint8(0), frame)
         shift = _colour_shift(light_gain)
-        covariance = self._covariance + np.eye(3) * (LIGHT_SPREAD * shift) ** 2 + self._brightness_spread**2
+        covariance = self._covariances(shift)
         mask = foreground(refl, self.calibration.threshold, frame)
         found = []
         for (x0, y0), segment in self._segments(frame, refl, mask):
             h, w = segment.shape
             crop = (slice(y0, y0 + h), slice(x0, x0 + w))
             # a channel is clipped on this piece when at least half its pixels clip (the median would)
-            clipped = (frame[crop][segment][::4] >= features.CLIPPED).mean(axis=0) >= 0.5
+            clipped = (seen[crop][segment][::4] >= features.CLIPPED).mean(axis=0) >= 0.5
             value = piece_feature(refl[crop], segment)
             uniform = segment.sum() <= self._copies_area or _uniform(refl[crop], segment, value)
             found.append((value, clipped, segment, (x0, y0), uniform))
         means = self._means
-        if self._inverse is not None and shift > ADAPT_SHIFT and known.all():
+        if shift > ADAPT_SHIFT and known.all():
             means = self._adapt([value for value, clipped, _, _, _ in found if not clipped.any()], covariance)
         pieces: list[Piece] = []
         for value, clipped, segment, origin, uniform in found:
@@ -318,7 +339,7 @@ class Detector:
         gets the peaks of its shadow-free part (``_solid``) that lie far from every other peak."""
         dist = np.asarray(cv2.distanceTransform(blob, cv2.DIST_L2, 5), np.float32)
         peaks = self._peaks(dist)
-        if self._inverse is not None and blob.sum() > self._resplit_area:
+        if blob.sum() > self._resplit_area:
             solid = np.asarray(cv2.distanceTransform(self._solid(refl, blob), cv2.DIST_L2, 5), np.float32)
             reach = self.calibration.size_prior.radius
             for x, y in self._peaks(solid):
@@ -341,13 +362,14 @@ class Detector:
         # slivers are dropped, but never the whole blob: something is there even if it split badly
         return kept or [blob.astype(bool)]
 
-    def _inverse_covariance(self, covariance: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """``inv(covariance)``, remembered for the last matrix asked (the same for every piece of a frame)."""
-        cached = self._inverse_cache
-        if cached is None or cached[0].shape != covariance.shape or not np.array_equal(cached[0], covariance):
-            cached = (covariance.copy(), np.asarray(np.linalg.inv(covariance), np.float64))
-            self._inverse_cache = cached
-        return cached[1]
+    def _covariances(self, shift: float) -> npt.NDArray[np.float64]:
+        """Per colour, the 3x3 covariance of its model under light ``shift`` away from the calibration
+        light: the pooled calibration scatter, an even widening (``LIGHT_SPREAD``), brightness alone
+        (``BRIGHTNESS_SPREAD``, along (1, 1, 1)) and, without a colour matrix, the colour's own drift
+        and channel noise (``DRIFT_SPREAD``, ``CHANNEL_NOISE``)."""
+        shared = self._covariance + np.eye(3) * (LIGHT_SPREAD * shift) ** 2 + self._brightness_spread**2
+        own = (DRIFT_SPREAD * shift * self._drift) ** 2 + self._channel_noise**2
+        return np.asarray(shared[None, :, :] + own[:, :, None] * np.eye(3)[None, :, :], np.float64)
 
     def _adapt(
         self, values: list[npt.NDArray[np.float32]], covariance: npt.NDArray[np.float64]
@@ -373,7 +395,7 @@ class Detector:
         inv_cov = np.linalg.inv(covariance)
         for _ in range(2):
             delta = means[None, :, :] - np.asarray(values, np.float32)[:, None, :]
-            d2 = np.einsum("nki,ij,nkj->nk", delta, inv_cov, delta)
+            d2 = np.einsum("nki,kij,nkj->nk", delta, inv_cov, delta)
             best = np.argmin(d2, axis=1)
             sure = np.array([_confidence(row) for row in d2]) >= ADAPT_CONFIDENCE
             if sure.sum() < 2:
@@ -412,11 +434,14 @@ class Detector:
         delta = means - value
         if clipped.any():  # a clipped channel only says "at least this bright"
             delta[:, clipped] = np.minimum(delta[:, clipped], 0.0)
+            # and a piece that bright is lit, not shaded: no brightness spread, or a clipped white
+            # passes for a gray
+            covariance = covariance - self._brightness_spread**2
         if not known.all():  # channels whose light gain is unknown (clipped floor) cannot compare colours
             delta = delta[:, known]
-            covariance = covariance[np.ix_(known, known)]
-        inv_cov = self._inverse_covariance(covariance)
-        d2 = np.einsum("ki,ij,kj->k", delta, inv_cov, delta)
+            covariance = covariance[:, known][:, :, known]
+        inv_cov = np.linalg.inv(covariance)
+        d2 = np.einsum("ki,kij,kj->k", delta, inv_cov, delta)
         best = int(np.argmin(d2))
         confidence = _confidence(d2)
         colour = self._names[best] if confidence >= MIN_CONFIDENCE else "unknown"

@@ -37,26 +37,33 @@ SRGB_TO_LINEAR = (
 ).astype(np.float32)
 
 
-def sensor_matrix(colour_matrix: list[list[float]] | None) -> npt.NDArray[np.float32] | None:
-    """The BGR-ordered inverse of a camera's colour matrix (sRGB -> sensor RGB); None without one."""
+def sensor_matrix(colour_matrix: list[list[float]] | None) -> npt.NDArray[np.float32]:
+    """The BGR-ordered inverse of a camera's colour matrix (sRGB -> sensor RGB).
+
+    Without a matrix, the identity: the frame is still brought to linear light (the sRGB curve undone),
+    where a change of light is a linear map of the channels; in the sRGB curve's codes it is not, and a
+    gain per channel fitted there moves dark saturated paints the wrong way. The channels are then the
+    camera's own linear sRGB, a 3x3 mix of the sensor's, so the detector lets the light change be a
+    full 3x3 map (``Detector._adapt``) rather than one gain per channel.
+    """
     if colour_matrix is None:
-        return None
+        return np.eye(3, dtype=np.float32)
     return np.asarray(np.linalg.inv(np.asarray(colour_matrix, np.float64))[::-1, ::-1], np.float32)
 
 
-def sensor_signal(frame: npt.NDArray[np.uint8], inverse: npt.NDArray[np.float32] | None) -> Signal:
+def sensor_signal(frame: npt.NDArray[np.uint8], inverse: npt.NDArray[np.float32]) -> FloatImage:
     """The frame in the sensor's linear colour space, where a change of light is a gain per channel.
 
     A camera white-balances its sensor's raw RGB, mixes it with a 3x3 colour matrix and applies the
     sRGB curve. Light of another colour scales the raw channels (nearly: von Kries), but after the
     matrix the channels are mixed, so in the delivered frame a warmer light is no longer a gain per
     channel, and saturated colours drift far from where calibration saw them. Undoing the curve and
-    the matrix (``inverse``, from ``sensor_matrix``) restores the gain model. Without a matrix the
-    frame is returned unchanged.
+    the matrix (``inverse``, from ``sensor_matrix``) restores the gain model; with the identity (no
+    matrix known) only the curve is undone.
     """
-    if inverse is None:
-        return frame
-    linear = cv2.transform(cv2.LUT(frame, SRGB_TO_LINEAR.reshape(1, 256)), inverse)
+    linear = cv2.LUT(frame, SRGB_TO_LINEAR.reshape(1, 256))
+    if not np.array_equal(inverse, np.eye(3, dtype=np.float32)):
+        linear = cv2.transform(linear, inverse)
     return np.asarray(np.maximum(linear, 1.0), np.float32)
 
 
@@ -147,12 +154,12 @@ def light_field(
 
 def saturated_floor(frame: npt.NDArray[np.uint8], lit_floor: FloatImage) -> npt.NDArray[np.bool_]:
     """Per pixel and channel: clipped in the frame where the floor itself (``lit_floor``: the floor
-    model under this frame's light) would be near clipping.
+    model under this frame's light, in the camera's linear sRGB) would be near clipping.
 
     There the log reflectance says nothing (a piece brighter than the floor and the floor look the
     same), so the detector sets it to 0 rather than mistake the clipped floor for pieces.
     """
-    return np.asarray((frame >= CLIPPED) & (lit_floor >= CLIPPED - 15))
+    return np.asarray((frame >= CLIPPED) & (lit_floor >= SRGB_TO_LINEAR[CLIPPED - 15]))
 
 
 def log_reflectance(frame: Signal, floor: FloatImage, gain: npt.NDArray[np.float32] | None = None) -> FloatImage:

@@ -6,6 +6,7 @@ Every answer is the wizard's status, each colour step shown with its swatch and 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,15 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
-from companion.tower.calibration_wizard import PIECES_PER_COLOUR, STEPS, TEST, WIZARD_DIR, CalibrationWizard
+from companion.tower.calibration_wizard import (
+    CAMERA_SETTINGS_FILE,
+    EMPTY,
+    PIECES_PER_COLOUR,
+    STEPS,
+    TEST,
+    WIZARD_DIR,
+    CalibrationWizard,
+)
 from companion.tower.service import TowerBusyError
 from companion.web import access
 from companion.web.palette import PALETTE, palette_for_templates
@@ -59,7 +68,25 @@ def capture() -> ResponseReturnValue:
     """``{"step": "empty" | colour}``: take that step's frame."""
     body = request.get_json(silent=True)
     step = body.get("step") if isinstance(body, dict) else None
-    return shown(wizard().capture(str(step)))
+    found = wizard()
+    # read first: a bad camera.json is refused before the step's frame is replaced
+    matrix = frames_matrix() if step == EMPTY else None
+    status = found.capture(str(step))
+    settings = found.folder / CAMERA_SETTINGS_FILE
+    if matrix is not None and not settings.is_file():  # a matrix the camera itself reported is kept
+        settings.write_text(json.dumps({"colour_matrix": matrix}))
+        status = found.status()
+    return shown(status)
+
+
+def frames_matrix() -> list[list[float]] | None:
+    """A camera replaying a frames folder (``CAMERA_FRAMES_DIR``) reports no colour matrix; that
+    folder's ``camera.json`` (``vision.colour_matrix``) supplies it for ``finish``, as a Pi camera's
+    does. None without such a file."""
+    from vision import colour_matrix
+
+    frames = current_app.config.get("CAMERA_FRAMES_DIR")
+    return colour_matrix.read_sidecar(Path(frames)) if frames else None
 
 
 @bp.post("/api/calibration/finish")

@@ -62,7 +62,10 @@ def test_shadows_and_tray_stains_are_never_pieces(tower: Tower, light: str) -> N
     assert len(detection.pieces) == 4
 
 
-def test_the_colour_matrix_keeps_warm_light_colours(tower: Tower) -> None:
+def test_warm_light_colours_hold_with_the_colour_matrix_and_without_it(tower: Tower) -> None:
+    """With the camera's matrix colours are compared in its sensor space; without it (issue 26) in its
+    linear sRGB with a 3x3 light change and each colour widened along its drift: both hold under warm
+    light (in 8-bit codes without a matrix they did not)."""
     matched, bare = Tally(), Tally()
     for index in range(4, 8):  # scenes 0-3 no longer tell them apart: both count them exactly
         scene = make_scene(TEST_TOWER, "warm LED 3000 K", index)
@@ -70,7 +73,7 @@ def test_the_colour_matrix_keeps_warm_light_colours(tower: Tower) -> None:
         matched.add(Detector(tower.with_matrix).detect(frame), scene)
         bare.add(Detector(tower.without_matrix).detect(frame), scene)
     assert matched.accuracy >= 0.95 and matched.wrong_colour == 0
-    assert bare.accuracy < matched.accuracy
+    assert bare.accuracy >= 0.95 and bare.wrong_colour == 0
 
 
 def test_a_frame_pair_cancels_a_side_lamp_and_its_wall_shadow(tower: Tower) -> None:

@@ -138,3 +138,25 @@ def test_the_camera_settles_on_the_empty_tray_and_the_calibration_locks_those_se
     assert calls == ["settle"]  # once, on the empty tray, not for every colour
     client.post("/api/calibration/finish", headers=csrf)
     assert Calibration.load(Path(app.instance_path) / "calibration.json").camera == settled
+
+
+def test_a_frames_folders_camera_json_gives_the_wizard_its_colour_matrix(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """A camera replaying a frames folder reports no matrix; the folder's camera.json supplies it, and a
+    bad one is refused with the reason."""
+    import json
+
+    headers = {"X-CSRF-Token": csrf_of(client)}
+    tower_of(app)
+    app.config["CAMERA_FRAMES_DIR"] = str(tmp_path)
+    matrix = [[1.8, -0.6, -0.2], [-0.35, 1.6, -0.25], [-0.05, -0.55, 1.6]]
+    (tmp_path / "camera.json").write_text(json.dumps(matrix))
+    assert client.post("/api/calibration/capture", json={"step": "empty"}, headers=headers).status_code == 200
+    recorded = json.loads((Path(app.instance_path) / WIZARD_DIR / "camera.json").read_text())
+    assert recorded["colour_matrix"] == matrix
+    (tmp_path / "camera.json").write_text(json.dumps([[1.0, 0.0], [0.0, 1.0]]))
+    before = (Path(app.instance_path) / WIZARD_DIR / "empty.png").read_bytes()
+    refused = client.post("/api/calibration/capture", json={"step": "empty"}, headers=headers)
+    assert refused.status_code == 422 and "must be 3x3" in refused.get_json()["error"]
+    assert (Path(app.instance_path) / WIZARD_DIR / "empty.png").read_bytes() == before  # nothing changed

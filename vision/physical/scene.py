@@ -57,6 +57,14 @@ class Tray:
     seed: int
     falloff: float = 0.25
     stains: int = 3
+    camera: str = spectra.CAMERA
+    """Whose spectral sensitivities the tower's camera has (``spectra.CAMERAS``)."""
+    tuning_seed: int = 0
+    """Non-zero: the camera's colour matrix is perturbed (``spectra.processing``)."""
+
+    def processing(self) -> spectra.CameraProcessing:
+        """This tower's camera processing (white balance and colour matrix, locked at calibration)."""
+        return spectra.processing("led-5100", self.camera, self.tuning_seed)
 
 
 @dataclass(frozen=True)
@@ -202,7 +210,7 @@ def render(scene: Scene, tray: Tray) -> npt.NDArray[np.uint8]:
     rawimg = np.zeros((HEIGHT, WIDTH, 3), np.float32)
     on_piece = ids >= 0
     for lamp in scene.lamps:
-        spectrum = spectra.light(lamp.spectrum) * lamp.intensity
+        spectrum = spectra.light(lamp.spectrum, tray.camera) * lamp.intensity
         lx, ly, lz = lamp.x - xx, lamp.y - yy, lamp.z - height
         dist = np.sqrt(lx**2 + ly**2 + lz**2)
         lx, ly, lz = lx / dist, ly / dist, lz / dist
@@ -219,20 +227,21 @@ def render(scene: Scene, tray: Tray) -> npt.NDArray[np.uint8]:
         hx, hy, hz = lx + vx / vn, ly + vy / vn, lz + vz / vn
         hn = np.sqrt(hx**2 + hy**2 + hz**2)
         spec = 0.05 * np.clip((nx * hx + ny * hy + nz * hz) / hn, 0, 1) ** 30 * visible * on_piece
-        floor_rgb = spectra.raw(floor_refl, spectrum).astype(np.float32)
+        floor_rgb = spectra.raw(floor_refl, spectrum, tray.camera).astype(np.float32)
         colour_map = albedo[:, :, None] * floor_rgb
         for index, paint in enumerate(paints):
             sel = ids == index
-            colour_map[sel] = spectra.raw(paint, spectrum).astype(np.float32)
-        white = spectra.raw(np.ones_like(floor_refl), spectrum).astype(np.float32)
+            colour_map[sel] = spectra.raw(paint, spectrum, tray.camera).astype(np.float32)
+        white = spectra.raw(np.ones_like(floor_refl), spectrum, tray.camera).astype(np.float32)
         rawimg += colour_map * direct[:, :, None] + spec[:, :, None] * white
     return _camera(rawimg, tray, rng, scene.jpeg_quality)
 
 
-def _exposure() -> float:
+def _exposure(tray: Tray) -> float:
     """Locked exposure: the floor at the centre, straight under the tower LED, reads ``FLOOR_LEVEL``."""
-    floor = spectra.raw(spectra.reflectance(spectra.FLOOR_SRGB), spectra.light("led-5100"))
-    out = spectra.processing().apply(floor.astype(np.float32)[None, :])[0]
+    spectrum = spectra.light("led-5100", tray.camera)
+    floor = spectra.raw(spectra.reflectance(spectra.FLOOR_SRGB), spectrum, tray.camera)
+    out = tray.processing().apply(floor.astype(np.float32)[None, :])[0]
     return FLOOR_LEVEL / float(out[1])
 
 
@@ -240,7 +249,7 @@ def _camera(rawimg: Image, tray: Tray, rng: np.random.Generator, quality: int) -
     xx, yy = _grid()
     r2 = ((xx - WIDTH / 2) ** 2 + (yy - HEIGHT / 2) ** 2) / (CAMERA_Z**2)
     vignette = (1.0 / (1.0 + r2)) ** 2 * (1 - tray.falloff * r2 * 2.0)
-    signal = rawimg * (vignette * _exposure())[:, :, None]
+    signal = rawimg * (vignette * _exposure(tray))[:, :, None]
     signal = np.asarray(cv2.GaussianBlur(signal, (0, 0), 0.7), np.float32)
     mosaic = np.empty((HEIGHT, WIDTH), np.float32)  # RGGB
     mosaic[0::2, 0::2] = signal[0::2, 0::2, 0]
@@ -251,7 +260,7 @@ def _camera(rawimg: Image, tray: Tray, rng: np.random.Generator, quality: int) -
     noisy = mosaic + rng.normal(0, 1, mosaic.shape).astype(np.float32) * np.sqrt(mosaic / FULL_WELL + READ_NOISE**2)
     bayer = np.clip(noisy * 4095, 0, 4095).round().astype(np.uint16)
     rgb = cv2.cvtColor(bayer, cv2.COLOR_BayerBG2RGB).astype(np.float32) / 4095.0  # OpenCV names by 2nd row
-    linear = np.clip(spectra.processing().apply(rgb), 0, 1)
+    linear = np.clip(tray.processing().apply(rgb), 0, 1)
     encoded = np.where(linear <= 0.0031308, 12.92 * linear, 1.055 * np.power(linear, 1 / 2.4) - 0.055)
     bgr = np.ascontiguousarray((encoded[:, :, ::-1] * 255).round().astype(np.uint8))
     ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])

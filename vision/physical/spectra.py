@@ -21,6 +21,8 @@ Vector = npt.NDArray[np.float64]
 SHAPE = colour.SpectralShape(400, 700, 10)
 WAVELENGTHS = np.arange(400, 701, 10, dtype=np.float64)
 CAMERA = "Nikon 5100 (NPL)"
+#: The cameras whose sensitivities colour-science ships: scenes are drawn across both.
+CAMERAS = ("Nikon 5100 (NPL)", "Sigma SDMerill (NPL)")
 
 #: How the painted keshis look in daylight (sRGB, 0-255): the target their spectra are recovered from.
 PAINT_SRGB: dict[str, tuple[int, int, int]] = {
@@ -74,24 +76,24 @@ LIGHT_NAMES = tuple(_SOURCES)
 
 
 @lru_cache(maxsize=16)
-def sensitivities() -> npt.NDArray[np.float64]:
+def sensitivities(camera: str = CAMERA) -> npt.NDArray[np.float64]:
     """The camera's spectral sensitivities, ``(31, 3)`` R, G, B."""
-    msds = colour.MSDS_CAMERA_SENSITIVITIES[CAMERA].copy().align(SHAPE)
+    msds = colour.MSDS_CAMERA_SENSITIVITIES[camera].copy().align(SHAPE)
     return np.asarray(msds.values, dtype=np.float64)
 
 
 @lru_cache(maxsize=16)
-def light(name: str) -> Vector:
+def light(name: str, camera: str = CAMERA) -> Vector:
     """Spectrum ``name`` scaled so a perfect white reflector gives raw green 1.0 (equal exposure)."""
     if name not in _SOURCES:
         raise ValueError(f"unknown light {name!r}; known: {', '.join(LIGHT_NAMES)}")
     spectrum = _SOURCES[name]()
-    return spectrum / float(sensitivities()[:, 1] @ spectrum)
+    return spectrum / float(sensitivities(camera)[:, 1] @ spectrum)
 
 
-def raw(refl: Vector, spectrum: Vector) -> Vector:
+def raw(refl: Vector, spectrum: Vector, camera: str = CAMERA) -> Vector:
     """Camera raw R, G, B of reflectance ``refl`` under ``spectrum``."""
-    return np.asarray(sensitivities().T @ (refl * spectrum), dtype=np.float64)
+    return np.asarray(sensitivities(camera).T @ (refl * spectrum), dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -110,13 +112,17 @@ class CameraProcessing:
 
 
 @lru_cache(maxsize=8)
-def processing(calibration_light: str = "led-5100") -> CameraProcessing:
-    """Lock WB on the floor and fit the colour matrix on a ColorChecker, both under ``calibration_light``."""
-    spectrum = light(calibration_light)
-    floor = raw(reflectance(FLOOR_SRGB), spectrum)
+def processing(calibration_light: str = "led-5100", camera: str = CAMERA, tuning_seed: int = 0) -> CameraProcessing:
+    """Lock WB on the floor and fit the colour matrix on a ColorChecker, both under ``calibration_light``.
+
+    ``tuning_seed`` other than 0 perturbs the fitted matrix (each off-diagonal entry by up to +-0.15,
+    rows still summing to 1): a camera whose tuning file holds a matrix of its own maker's choosing.
+    """
+    spectrum = light(calibration_light, camera)
+    floor = raw(reflectance(FLOOR_SRGB), spectrum, camera)
     gains = floor[1] / floor
     patches = colour.SDS_COLOURCHECKERS["BabelColor Average"]
-    cam = np.array([raw(_aligned(sd), spectrum) * gains for sd in patches.values()])
+    cam = np.array([raw(_aligned(sd), spectrum, camera) * gains for sd in patches.values()])
     cmfs = colour.MSDS_CMFS["CIE 1931 2 Degree Standard Observer"].copy().align(SHAPE).values
     xyz = np.array([cmfs.T @ (_aligned(sd) * spectrum) for sd in patches.values()])
     white_xyz = cmfs.T @ spectrum
@@ -131,4 +137,7 @@ def processing(calibration_light: str = "led-5100") -> CameraProcessing:
     for row in range(3):
         coef, *_ = np.linalg.lstsq(basis, target[:, row] - cam[:, 2], rcond=None)
         matrix[row] = [coef[0], coef[1], 1.0 - coef[0] - coef[1]]
+    if tuning_seed:
+        jitter = np.random.default_rng(tuning_seed).uniform(-0.15, 0.15, (3, 3)) * (1 - np.eye(3))
+        matrix = matrix + jitter - np.diag(jitter.sum(axis=1))
     return CameraProcessing(wb_gains=gains, matrix=matrix)

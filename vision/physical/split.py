@@ -43,16 +43,17 @@ def _tower(intensity: float) -> Callable[[np.random.Generator], list[Lamp]]:
     return lamps
 
 
-def _room(spectrum: str) -> Callable[[np.random.Generator], list[Lamp]]:
-    """A room lamp instead of the tower LED: above the tray but off-centre, of similar brightness."""
+def _room(spectrum: str, offset: tuple[float, float] = (0, 350)) -> Callable[[np.random.Generator], list[Lamp]]:
+    """A room lamp instead of the tower LED: above the tray but off-centre (``offset`` px from the
+    centre, drawn between the two), of similar brightness."""
 
     def lamps(rng: np.random.Generator) -> list[Lamp]:
-        angle, offset = rng.uniform(0, 2 * math.pi), rng.uniform(0, 350)
+        angle, offset_px = rng.uniform(0, 2 * math.pi), rng.uniform(*offset)
         return [
             Lamp(
                 spectrum,
-                WIDTH / 2 + offset * math.cos(angle),
-                HEIGHT / 2 + offset * math.sin(angle),
+                WIDTH / 2 + offset_px * math.cos(angle),
+                HEIGHT / 2 + offset_px * math.sin(angle),
                 float(rng.uniform(900, 1500)),
                 float(rng.uniform(0.7, 1.0)),
             )
@@ -88,6 +89,7 @@ LIGHTS: dict[str, Callable[[np.random.Generator], list[Lamp]]] = {
     "cool LED 6600 K": _room("led-6600"),
     "tungsten 2700 K": _room("tungsten-2700"),
     "fluorescent F11": _room("fluorescent-f11"),
+    "off-centre lamp (LED 5100 K)": _room("led-5100", offset=(250, 400)),
 }
 #: The tower LED mixed with a side lamp (and the wall's shadow of it): measured with light-on/off
 #: frame pairs, the tower's answer to mixed light; single frames of them only for contrast.
@@ -118,7 +120,29 @@ SECOND_HELD_OUT = Split("second-held-out", seed=88305117, tray=Tray(seed=5521, f
 #: tuning; its tower's tray comes from the same seed. The benchmark's default.
 HELD_OUT_SEED = 327608561
 HELD_OUT = Split("held-out", seed=HELD_OUT_SEED, tray=Tray(seed=HELD_OUT_SEED % 100_000, falloff=0.35, stains=4))
-SPLITS = {split.name: split for split in (TUNING, FIRST_HELD_OUT, SECOND_HELD_OUT, HELD_OUT)}
+#: Issue 26 (cameras without a known colour matrix): seed drawn from ``os.urandom`` once that code was
+#: final (2026-11-26, 23:17 UTC), measured once across four towers' cameras (``towers``). The default.
+ACROSS_CAMERAS_SEED = 956862673
+ACROSS_CAMERAS = Split(
+    "across-cameras-held-out",
+    seed=ACROSS_CAMERAS_SEED,
+    tray=Tray(seed=ACROSS_CAMERAS_SEED % 100_000, falloff=0.35, stains=4),
+)
+SPLITS = {split.name: split for split in (TUNING, FIRST_HELD_OUT, SECOND_HELD_OUT, HELD_OUT, ACROSS_CAMERAS)}
+
+
+def towers(split: Split) -> list[tuple[str, Split]]:
+    """``split`` photographed by four towers' cameras (issue 26): each camera colour-science ships with
+    the matrix fitted to it, and each with a perturbed matrix (``spectra.processing``'s
+    ``tuning_seed``, drawn from the split's seed). Labels name camera and matrix."""
+    out = []
+    for index, camera in enumerate(spectra.CAMERAS):
+        for perturbed in (False, True):
+            tuning = (split.seed * 7 + index * 2 + 1) % 1_000_003 if perturbed else 0
+            tray = replace(split.tray, camera=camera, tuning_seed=tuning)
+            label = f"{camera.split(' (')[0]}{', perturbed matrix' if perturbed else ''}"
+            out.append((label, replace(split, tray=tray)))
+    return out
 
 
 def _touches(occupied: npt.NDArray[np.uint8], shape: npt.NDArray[np.uint8]) -> tuple[bool, bool]:
@@ -226,7 +250,8 @@ def calibration_frames(
     return empty, frames
 
 
-def camera_settings() -> CameraSettings:
-    """What the simulated camera reports when the calibration locks it: its colour matrix (as a Pi
-    camera's ``ColourCorrectionMatrix`` metadata does)."""
-    return CameraSettings(colour_matrix=spectra.processing().matrix.round(6).tolist())
+def camera_settings(tray: Tray | None = None) -> CameraSettings:
+    """What the simulated camera (of ``tray``'s tower; default: the default camera) reports when the
+    calibration locks it: its colour matrix (as a Pi camera's ``ColourCorrectionMatrix`` metadata does)."""
+    processing = spectra.processing() if tray is None else tray.processing()
+    return CameraSettings(colour_matrix=processing.matrix.round(6).tolist())

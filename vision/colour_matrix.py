@@ -1,0 +1,81 @@
+"""A camera's colour correction matrix as an input: read it from a file and refuse one that cannot be a camera's.
+
+The matrix maps the camera's white-balanced sensor RGB to linear sRGB (Picamera2's
+``ColourCorrectionMatrix`` convention). Because white balance has already made grey equal in every
+channel, a grey stays grey through it: each row sums to 1. With it the detector compares colours in the
+sensor's own linear space, where a change of light is (nearly) one gain per channel.
+
+Accepted files (``--colour-matrix M.json`` or the sidecar ``CAL_DIR/camera.json``): a 3x3 JSON list of
+rows; Picamera2's flat list of 9; or an object holding either under ``colour_matrix`` or
+``ColourCorrectionMatrix`` (a saved ``CameraSettings`` or a metadata dump). A matrix that is not 3x3,
+not finite, not invertible or whose rows do not sum to about 1 is refused with the reason: a wrong
+matrix does worse than none, so it is never used silently.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.errors import CalibrationError
+
+#: Name of the sidecar in a calibration folder that holds the camera's matrix.
+SIDECAR = "camera.json"
+#: How far (absolute) a row's sum may be from 1: Picamera2's tuning files round to 4 decimals.
+ROW_SUM_TOLERANCE = 0.05
+#: Smallest |determinant| accepted: a real camera's matrix is far from singular (typically 0.5-3).
+MIN_DETERMINANT = 1e-3
+#: Keys under which a JSON object may hold the matrix.
+_KEYS = ("colour_matrix", "ColourCorrectionMatrix")
+
+
+def validate(value: Any, source: str = "colour matrix") -> list[list[float]]:
+    """The matrix as 3 rows of 3 floats, or a ``CalibrationError`` naming what is wrong with it."""
+    if isinstance(value, list) and len(value) == 9 and all(_is_number(v) for v in value):
+        value = [value[0:3], value[3:6], value[6:9]]
+    if not (isinstance(value, list) and len(value) == 3 and all(isinstance(r, list) and len(r) == 3 for r in value)):
+        raise CalibrationError(f"{source}: a colour matrix must be 3x3 (a JSON list of 3 rows of 3 numbers)")
+    if not all(_is_number(v) for row in value for v in row):
+        raise CalibrationError(f"{source}: every entry of the colour matrix must be a finite number")
+    matrix = np.asarray(value, dtype=np.float64)
+    if abs(float(np.linalg.det(matrix))) < MIN_DETERMINANT:
+        raise CalibrationError(f"{source}: the colour matrix is not invertible (determinant near 0)")
+    sums = matrix.sum(axis=1)
+    bad = [f"row {i + 1} sums to {s:.3f}" for i, s in enumerate(sums) if abs(s - 1.0) > ROW_SUM_TOLERANCE]
+    if bad:
+        raise CalibrationError(
+            f"{source}: not a camera's colour matrix: {', '.join(bad)} (each row of a white-balanced "
+            "camera's matrix sums to 1)"
+        )
+    return [[float(v) for v in row] for row in matrix]
+
+
+def _is_number(value: Any) -> bool:
+    """A JSON number (not a bool) that is finite."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def read(path: Path) -> list[list[float]]:
+    """Read and validate the matrix in ``path`` (any of the module's accepted forms)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CalibrationError(f"{path}: colour matrix file not found") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CalibrationError(f"{path}: not a JSON file ({exc})") from None
+    if isinstance(data, dict):
+        key = next((k for k in _KEYS if data.get(k) is not None), None)
+        if key is None:
+            raise CalibrationError(f"{path}: holds no colour matrix (no {' or '.join(_KEYS)})")
+        data = data[key]
+    return validate(data, str(path))
+
+
+def read_sidecar(folder: Path) -> list[list[float]] | None:
+    """The matrix of ``folder/camera.json`` when that file exists (validated), else None."""
+    path = folder / SIDECAR
+    return read(path) if path.is_file() else None
