@@ -4,8 +4,9 @@ A question is plain data ``{"kind": "question", "player": None, "key", "prompt",
 "count"}``. ``multi`` questions take a list of distinct options (``count`` = exact length, or None
 for 1 or more). ``Game`` asks the first unanswered key among the values it needs *now* (what is
 face up, what the board side shows) and keeps every answer in ``game.profile``; a saved profile
-passed to the next game means nothing is asked again. ``SHIPPED`` holds the few values the text
-proves, each with the line it comes from.
+passed to the next game means nothing is asked again. A game set up to ask "when needed" (``LAZY``,
+every new dashboard game) asks instead each value when an effect first reads it (``printed_question``).
+``SHIPPED`` holds the few values the text proves, each with the line it comes from.
 """
 
 from __future__ import annotations
@@ -110,8 +111,8 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
     """The board-side layout and the printed track values (asked before setup finishes).
 
     A lazy game asks at setup only what setup itself uses (ring sizes, how many Secondary squares,
-    Sultan's Workers, the bag); the rest is asked when
-    play reads it (``printed_question``). ``every``: all of them (to find one by its key).
+    Sultan's Workers, the bag); the rest is asked when play reads it (``printed_question``).
+    ``every``: all of them (to find one by its key).
     """
     prof, n = s.profile, len(s.players)
     sd = side(n)
