@@ -4,13 +4,18 @@ Same design as the Marrakesh engine (``companion.games.marrakesh.game``): every 
 completely before anything changes, then appended to ``log``; the state always equals
 ``Game.replay(setup, log)`` and ``undo`` is that replay without the last action. Between actions the
 engine runs effects (``handlers.HANDLERS``) from a stack until a player must decide something
-(a pending ``choice``) or the table must answer a question about a printed value.
+(a pending ``choice``) or the table must answer a question about a printed value. A new game asks a
+printed value when play first reads it (``questions.lazy``): an effect that reads a value the
+profile lacks pauses on its question (``KeyError`` from the profile or the Rondel) and runs again
+after the answer, which is an action in the log like any other, so replay still equals state.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from companion.games.common.decisions import NeedInput
@@ -21,7 +26,15 @@ from companion.games.sabika import handlers, inner, middle, outer, reveals, roun
 from companion.games.sabika.actions import Action, Answer, Choose, Rest, Work
 from companion.games.sabika.components import WORKERS
 from companion.games.sabika.errors import IllegalAnswer, IllegalChoice, IllegalWork, NotYourTurn, RuleError
-from companion.games.sabika.questions import Spec, answer_ok, board_questions, component_specs, question
+from companion.games.sabika.questions import (
+    Spec,
+    answer_ok,
+    board_questions,
+    component_specs,
+    lazy,
+    printed_question,
+    question,
+)
 from companion.games.sabika.rondel import Layout
 from companion.games.sabika.say import PHASE_KEY_SAY, WORKER_SAY, prompt_fields
 from companion.games.sabika.setup import SetupOptions, initial_state, resolve_setup
@@ -132,6 +145,8 @@ class Game(EngineGame[GameState, PlayerState]):
         """Pause on the first printed value needed now and not in the profile (True if asked)."""
         s = self.s
         if self._questions is None:
+            if s.phase != "setup" and lazy(s):  # components are asked when an effect reads them
+                return False
             self._questions = board_questions(s) if s.phase == "setup" else component_specs(s, self._known)
         for key, prompt, options, multi, count in self._questions:
             if key not in s.profile:
@@ -269,21 +284,56 @@ class Game(EngineGame[GameState, PlayerState]):
                 self._cursor = 0
                 self._current = eff
                 try:
+                    if lazy(s):
+                        self._first_on_a_copy(partial(handlers.HANDLERS[eff["k"]], self, copy.deepcopy(eff)))
                     handlers.HANDLERS[eff["k"]](self, eff)
                 except NeedInput as wait:
                     s.stack.append(eff)
                     s.pending = wait.decision
                     return
+                except KeyError as missing:
+                    s.stack.append(eff)
+                    s.pending = self._unknown(missing)
+                    return
                 finally:
                     self._current = None
                 continue
             if s.phase == "start_tiles":
-                rules.start_tiles_step(self)
+                try:
+                    if lazy(s):
+                        self._first_on_a_copy(partial(rules.start_tiles_step, self))
+                    rules.start_tiles_step(self)
+                except KeyError as missing:
+                    s.pending = self._unknown(missing)
+                    return
                 continue
             if s.phase == "actions" and solo.is_yusuf(s, s.turn):  # the automa plays by itself (L1233)
                 self.push({"k": "yusuf_turn"})
                 continue
             return
+
+    def _first_on_a_copy(self, step: Callable[[], None]) -> None:
+        """Run ``step`` on a copy of the state: a printed value it reads and the profile lacks raises ``KeyError``
+        here, before the real state changed at all (a handler may change things before it reads a value, and
+        runs again from its start after the answer). A pause for a decision ends the trial: the real run
+        pauses the same way."""
+        real, scan, questions = self.s, self.scan, self._questions
+        self.s = copy.deepcopy(real, {id(real.setup): real.setup, id(real.profile): real.profile})
+        self._cursor = 0
+        try:
+            step()
+        except NeedInput:
+            pass
+        finally:
+            self.s, self.scan, self._questions, self._cursor = real, scan, questions, 0
+
+    def _unknown(self, missing: KeyError) -> dict[str, Any]:
+        """The question for the printed value an effect read before the table gave it (lazy games); any other
+        missing key is a bug and is raised again."""
+        asked = printed_question(self.s, missing.args[0] if missing.args else None)
+        if asked is None:
+            raise missing
+        return asked
 
     # --- legal actions --------------------------------------------------------------------------------
 

@@ -317,7 +317,7 @@ def h_start_tile(g: Game, eff: Effect) -> None:
 
 
 def _main_effect(g: Game, seat: int, ring: str, square: int) -> Effect:
-    action = g.layout.action[ring][square]
+    action = g.layout.action_at(ring, square)
     if action in QUARRY_MATERIALS:
         return {"k": "quarry", "p": seat, "kind": action}
     return {"k": action, "p": seat, "sq": square}
@@ -329,7 +329,7 @@ def h_act(g: Game, eff: Effect) -> None:
     seat, ring, square = eff["p"], WORKER_RING[eff["w"]], eff["sq"]
     p = g.s.players[seat]
     done = eff.get("done")
-    action = g.layout.action[ring][square]
+    action = g.layout.action_at(ring, square)
     options: list[str] = []
     if done != "main" and rules.main_possible(g, seat, action, rules.budget(p), square):
         options.append(Said(Msg("{action} Action", action=ACTION_SAY[action])))

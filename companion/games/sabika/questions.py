@@ -4,8 +4,9 @@ A question is plain data ``{"kind": "question", "player": None, "key", "prompt",
 "count"}``. ``multi`` questions take a list of distinct options (``count`` = exact length, or None
 for 1 or more). ``Game`` asks the first unanswered key among the values it needs *now* (what is
 face up, what the board side shows) and keeps every answer in ``game.profile``; a saved profile
-passed to the next game means nothing is asked again. ``SHIPPED`` holds the few values the text
-proves, each with the line it comes from.
+passed to the next game means nothing is asked again. A game set up to ask "when needed" (``LAZY``,
+every new dashboard game) asks instead each value when an effect first reads it (``printed_question``).
+``SHIPPED`` holds the few values the text proves, each with the line it comes from.
 """
 
 from __future__ import annotations
@@ -96,10 +97,26 @@ def _bonus(key: str, what: Msg) -> Spec:
             None)
 
 
-def board_questions(s: GameState) -> Iterator[Spec]:
-    """The board-side layout and the printed track values (asked before setup finishes)."""
+LAZY = "when needed"
+"""``setup["asks"]`` of a game that asks each printed value when play first needs it (every new game);
+a stored setup without it (games saved before) asks them all at setup and after each reveal, as it did."""
+
+
+def lazy(s: GameState) -> bool:
+    """Whether the game asks printed values when play first needs them (``LAZY``)."""
+    return s.setup.get("asks") == LAZY
+
+
+def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
+    """The board-side layout and the printed track values (asked before setup finishes).
+
+    A lazy game asks at setup only what setup itself uses (ring sizes, how many Secondary squares,
+    Sultan's Workers, the bag); the rest is asked when play reads it (``printed_question``).
+    ``every``: all of them (to find one by its key).
+    """
     prof, n = s.profile, len(s.players)
     sd = side(n)
+    later = lazy(s) and not every
     for ring in RINGS:
         size_key = f"rondel.{sd}.{ring}.size"
         yield (size_key, Msg("How many squares does the {ring} have ({side} board side)?", ring=RING_SAY[ring],
@@ -107,10 +124,11 @@ def board_questions(s: GameState) -> Iterator[Spec]:
         if size_key not in prof:
             return
         for sq in range(1, int(prof[size_key]) + 1):
-            yield (f"rondel.{sd}.{ring}.{sq}.action",
-                   Msg("Which Main Action is on square {n} of the {ring} (clockwise from the Storehouse side, "
-                       "{side} board side)?", n=sq, ring=RING_SAY[ring], side=SIDE_SAY[sd]),
-                   list(RING_ACTIONS[ring]), False, None)
+            if not later:  # a lazy game asks a square's action when a Worker first lands there
+                yield (f"rondel.{sd}.{ring}.{sq}.action",
+                       Msg("Which Main Action is on square {n} of the {ring} (clockwise from the Storehouse side, "
+                           "{side} board side)?", n=sq, ring=RING_SAY[ring], side=SIDE_SAY[sd]),
+                       list(RING_ACTIONS[ring]), False, None)
             if n == 3:
                 yield (f"rondel.{sd}.{ring}.{sq}.four_only",
                        Msg("Is square {n} of the {ring} marked for 4 players only (covered by a Cancellation "
@@ -123,7 +141,7 @@ def board_questions(s: GameState) -> Iterator[Spec]:
                list(range(0, 9)), False, None)
         if count_key not in prof:
             return
-        for k in range(1, int(prof[count_key]) + 1):
+        for k in range(1, 0 if later else int(prof[count_key]) + 1):
             for ring in (inner_ring, outer_ring):
                 size = int(prof[f"rondel.{sd}.{ring}.size"])
                 yield (f"rondel.{sd}.{kind}.{k}.{ring}",
@@ -141,12 +159,13 @@ def board_questions(s: GameState) -> Iterator[Spec]:
                    spots, False, None)
     yield ("bag.tokens_per_type", Msg("How many Raw Material/Goods tokens of each type are in the bag?"),
            list(range(3, 16)), False, None)
+    if later:  # starting Dinars: when they are paid (not Yusuf's, L1216-1226); 2-player tiles: at Era II
+        return
     for space in range(2, 6):
         yield (f"tribute.{space}", Msg("How many Parias are shown under space {n} of the Round Track?", n=space),
                list(range(0, 9)), False, None)
     for pos in range(1, n + 1):
-        yield (f"start_dinars.{pos}", Msg("How many starting Dinars does the player in turn position {n} get?", n=pos),
-               list(range(0, 11)), False, None)
+        yield _dinars(pos)
     yield ("favour.length", Msg("How many spaces does the Sultan's Favour Track have after the Lion Fountain start?"),
            list(range(2, 11)), False, None)
     if "favour.length" not in prof:
@@ -157,9 +176,18 @@ def board_questions(s: GameState) -> Iterator[Spec]:
         yield ("events.change_spaces", Msg("Above which 2 Round Track spaces is the Event icon (advanced mode)?"),
                list(range(2, 7)), True, 2)
     if n == 2:
-        yield ("major.II.two_player_removed", Msg("Which Era II Major Construction Tiles are marked as removed in "
-                                                  "2-player games?"),
-               list(range(1, MAJOR_TILES["II"] + 1)), True, TWO_PLAYER_REMOVED)
+        yield _removed()
+
+
+def _dinars(pos: int) -> Spec:
+    return (f"start_dinars.{pos}", Msg("How many starting Dinars does the player in turn position {n} get?", n=pos),
+            list(range(0, 11)), False, None)
+
+
+def _removed() -> Spec:
+    return ("major.II.two_player_removed", Msg("Which Era II Major Construction Tiles are marked as removed in "
+                                               "2-player games?"),
+            list(range(1, MAJOR_TILES["II"] + 1)), True, TWO_PLAYER_REMOVED)
 
 
 def component_groups(s: GameState) -> Iterator[tuple[str, Callable[[], Iterator[Spec]]]]:
@@ -289,6 +317,45 @@ def scoring_card(prof: dict[str, Any], prefix: str, what: Msg) -> Iterator[Spec]
                [0, *range(4, 31)], False, None)
 
 
+def _component_of(prof: dict[str, Any], key: str) -> Iterator[Spec]:
+    """The questions of the component that printed value ``key`` belongs to (none: not a component's)."""
+    parts = key.split(".")
+    head, name = parts[0], parts[1] if len(parts) > 1 else ""
+    number = int(name) if name.isdigit() else 0
+    makers: dict[str, Callable[[], Iterator[Spec]]] = {
+        "wish": partial(wish_tile, prof, name),
+        "trade": partial(scoring_card, prof, f"trade.{name}", Msg("Trade Card {n}", n=name)),
+        "city_tile": partial(city_tile, number), "map": partial(routes, prof),
+        "major": partial(major_tile, name, int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 0),
+        "storehouse": partial(storehouse_tile, number), "minor_card": partial(minor_card, number),
+        "major_poem": partial(scoring_card, prof, f"major_poem.{name}", Msg("Major Poem {n}", n=name)),
+        "minor_poem": partial(minor_poem, prof, number), "balance": partial(balance_card, number),
+        "start_tile": partial(start_tile, number),
+    }
+    return makers[head]() if head in makers else iter(())
+
+
+def printed_question(s: GameState, key: object) -> dict[str, Any] | None:
+    """A lazy game's question for printed value ``key`` that play has just read and the profile lacks
+    (None: ``key`` is no printed value this game asks, so the read is a real bug and must not be hidden)."""
+    if not lazy(s) or not isinstance(key, str) or key in s.profile:
+        return None
+    trial = copy.copy(s)
+    trial.profile = dict(s.profile)
+    for spec_key, prompt, options, multi, count in chain(_component_of(s.profile, key),
+                                                         board_questions(trial, every=True)):
+        if spec_key == key:
+            return question(key, prompt, options, multi=multi, count=count)
+        if spec_key not in trial.profile:  # a stand-in, to reach the questions that follow from it
+            trial.profile[spec_key] = _stand_in(options, multi, count)
+    return None
+
+
+def _stand_in(options: Sequence[Any], multi: bool, count: int | None) -> Any:
+    """An answer standing in for an unknown value (the middle option) while counting or finding questions."""
+    return list(options)[:count or 1] if multi else list(options)[len(options) // 2]
+
+
 def component_specs(s: GameState, known: set[str]) -> Iterator[Spec]:
     """The questions of every face-up component not yet in ``known``; complete ones are added to it.
 
@@ -311,11 +378,15 @@ def questions_before_play(s: GameState) -> int | None:
         return None
     trial = copy.copy(s)
     trial.profile = dict(s.profile)
-    specs = component_specs(trial, set())
+    specs = iter(()) if lazy(s) else component_specs(trial, set())  # a lazy game asks components in play
     left = 0
     for key, _, options, multi, count in chain(board_questions(trial), specs) if s.phase == "setup" else specs:
         if key not in trial.profile:
             left += 1
-            middle = list(options)[len(options) // 2]
-            trial.profile[key] = list(options)[:count or 1] if multi else middle
+            trial.profile[key] = _stand_in(options, multi, count)
+    if lazy(s):  # paid when the Starting Tiles are chosen: each player's starting Dinars and chosen tile
+        humans = [p for p in s.players if p.balance_card]  # Yusuf has none, and starts (L1224-1226)
+        for pos, p in enumerate(humans, start=2 if s.setup.get("solo") else 1):
+            left += f"start_dinars.{pos}" not in s.profile
+            left += not any(f"start_tile.{t}.bonus" in s.profile for t in p.start_tiles)
     return left

@@ -1,7 +1,9 @@
 """The Rondel's geometry from the board profile, and what a Worker's move costs (L454-481, L854-896).
 
 ``Layout`` is derived from the profile answers (square actions, squares covered in 3-player games,
-Secondary Action links); ``Game`` rebuilds it when an answer changes the profile. Squares are
+Secondary Action links); ``Game`` rebuilds it when an answer changes the profile. A game that asks
+when needed (``questions.lazy``) may not know a square's action or a Secondary square's links yet:
+``action_at`` and ``spots_at`` then raise ``KeyError`` naming the profile key, which the engine asks. Squares are
 numbered 1.. clockwise as the table numbered them when answering; covered squares (Cancellation
 Tiles, 3 players) are not squares at all: Workers skip them and do not count them as steps.
 """
@@ -36,6 +38,9 @@ class Layout:
     action: dict[str, dict[int, str]]
     raw: list[Spot]
     marble: list[Spot]
+    side: str
+    unlinked: dict[str, list[str]]
+    """Per ring, the profile keys of Secondary Action links not known yet (empty once all are answered)."""
 
     @classmethod
     def from_profile(cls, profile: dict[str, Any], players: int) -> Layout:
@@ -47,12 +52,27 @@ class Layout:
             usable = [sq for sq in range(1, size + 1)
                       if not (players == 3 and profile.get(f"rondel.{sd}.{ring}.{sq}.four_only") == "yes")]
             squares[ring] = usable
-            action[ring] = {sq: str(profile[f"rondel.{sd}.{ring}.{sq}.action"]) for sq in usable}
+            action[ring] = {sq: str(profile[key]) for sq in usable
+                            if (key := f"rondel.{sd}.{ring}.{sq}.action") in profile}
         spots: dict[str, list[Spot]] = {}
+        unlinked: dict[str, list[str]] = {ring: [] for ring in RINGS}
         for kind, rings in (("raw", ("outer", "middle")), ("marble", ("middle", "inner"))):
-            spots[kind] = [Spot(kind, k, {r: int(profile[f"rondel.{sd}.{kind}.{k}.{r}"]) for r in rings})
-                           for k in range(1, int(profile[f"rondel.{sd}.{kind}_spots"]) + 1)]
-        return cls(squares, action, spots["raw"], spots["marble"])
+            spots[kind] = []
+            for k in range(1, int(profile[f"rondel.{sd}.{kind}_spots"]) + 1):
+                keys = {r: f"rondel.{sd}.{kind}.{k}.{r}" for r in rings}
+                missing = [key for key in keys.values() if key not in profile]
+                for r in rings:  # a Spot is known once both its links are
+                    unlinked[r] += missing
+                if not missing:
+                    spots[kind].append(Spot(kind, k, {r: int(profile[key]) for r, key in keys.items()}))
+        return cls(squares, action, spots["raw"], spots["marble"], sd, unlinked)
+
+    def action_at(self, ring: str, square: int) -> str:
+        """The Main Action printed on ``square`` of ``ring`` (``KeyError`` with its profile key: not known yet)."""
+        known = self.action[ring].get(square)
+        if known is None:
+            raise KeyError(f"rondel.{self.side}.{ring}.{square}.action")
+        return known
 
     def steps(self, ring: str, start: int | None, dest: int) -> int:
         """Clockwise steps from ``start`` to ``dest`` (0 from the Workshop: placing is free, L464-466)."""
@@ -62,7 +82,10 @@ class Layout:
         return (usable.index(dest) - usable.index(start)) % len(usable)
 
     def spots_at(self, ring: str, square: int) -> list[Spot]:
-        """The Secondary Action squares connected to ``square`` of ``ring``."""
+        """The Secondary Action squares connected to ``square`` of ``ring`` (``KeyError`` with the profile key
+        of a link of this ring not known yet: any unanswered link might reach this square)."""
+        if self.unlinked[ring]:
+            raise KeyError(self.unlinked[ring][0])
         return self.links.get((ring, square), [])
 
     @property

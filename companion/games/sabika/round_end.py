@@ -11,6 +11,7 @@ from companion.games.sabika.handlers import (
     city_tile,
     handler,
 )
+from companion.games.sabika.questions import lazy
 from companion.games.sabika.say import Said
 from companion.i18n import Msg
 
@@ -42,6 +43,8 @@ def h_narrator(g: Game, eff: Effect) -> None:
     s.narrator += 1
     if s.narrator == 3:
         s.major_tiles["I"] = []  # Era change (L1002-1006)
+        if lazy(s) and len(s.players) == 2:  # asked now, not at setup (``questions.lazy``)
+            rules.remove_two_player_tiles(s)
     tile = s.wish_track.pop(s.narrator, None)
     if tile is not None:
         s.wish_tower.append(tile)

@@ -13,7 +13,7 @@ from typing import Any
 def graph(profile: dict[str, Any]) -> dict[int, list[tuple[int, int]]]:
     """Adjacency: place -> [(neighbour, cost)]."""
     out: dict[int, list[tuple[int, int]]] = {}
-    for route in profile.get("map.routes", []):
+    for route in profile["map.routes"]:  # a lazy game asks the Map when a route is first needed
         a, b = (int(x) for x in str(route).split("-"))
         cost = int(profile[f"map.route.{route}.cost"])
         out.setdefault(a, []).append((b, cost))

@@ -16,6 +16,7 @@ from companion.games.sabika.components import (
     RAWS,
     WORKER_RING,
 )
+from companion.games.sabika.questions import lazy, printed_question, side
 from companion.games.sabika.rondel import Spot, move_cost, secondary_cost
 from companion.games.sabika.routes import export_costs
 from companion.games.sabika.say import ACTION_SAY, COLOUR_SAY, RING_SAY, WORKER_SAY, Said
@@ -23,7 +24,7 @@ from companion.i18n import Msg
 
 if TYPE_CHECKING:
     from companion.games.sabika.game import Game
-    from companion.games.sabika.state import PlayerState
+    from companion.games.sabika.state import GameState, PlayerState
 
 
 def budget(p: PlayerState) -> int:
@@ -68,12 +69,23 @@ def work_problem(g: Game, seat: int, worker: str, square: int) -> Msg | None:
         return Msg("movement costs (L464-473): {who} needs {cost} Dinars to reach square {n}, {player} has {money}",
                    who=who, cost=cost, n=square, player=p.name, money=budget(p))
     left = budget(p) - cost
-    if main_possible(g, seat, layout.action[ring][square], left, square):
-        return None
-    if any(secondary_possible(g, seat, spot, ring, left) for spot in layout.spots_at(ring, square)):
+    try:
+        if main_possible(g, seat, layout.action_at(ring, square), left, square):
+            return None
+        if any(secondary_possible(g, seat, spot, ring, left) for spot in layout.spots_at(ring, square)):
+            return None
+    except KeyError as missing:
+        _unprinted(g, missing)
         return None
     return Msg("at least one action (L480-481): {player} could carry out neither the {action} Action nor a Secondary "
-               "Action on square {n}", player=p.name, action=ACTION_SAY[layout.action[ring][square]], n=square)
+               "Action on square {n}", player=p.name, action=ACTION_SAY[layout.action_at(ring, square)], n=square)
+
+
+def _unprinted(g: Game, missing: KeyError) -> None:
+    """A lazy game does not know yet a printed value the action check reads (a square's action, a card): the
+    move is legal by the movement rules and the value is asked when the Worker lands (``Game._unknown``)."""
+    if printed_question(g.s, missing.args[0] if missing.args else None) is None:
+        raise missing
 
 
 def legal_squares(g: Game, seat: int, worker: str,
@@ -105,25 +117,36 @@ def legal_squares(g: Game, seat: int, worker: str,
         left = money - max(0, steps - free) - occupied.get((ring, square), 0) * per_other
         if left < 0:
             continue
-        action = layout.action[ring][square]
-        known = main.setdefault((action, square if action == "storehouse" else None), [1 << 30, -1])
-        if left >= known[0]:
-            possible = True
-        elif left <= known[1]:
-            possible = False
-        else:
-            possible = main_possible(g, seat, action, left, square)
-            known[0 if possible else 1] = left
-        if possible or any(secondary_possible(g, seat, spot, ring, left) for spot in layout.spots_at(ring, square)):
+        try:
+            if _square_possible(g, seat, ring, square, left, main):
+                out.append(square)
+        except KeyError as missing:  # lazy game: legal by the movement rules (``_unprinted``)
+            _unprinted(g, missing)
             out.append(square)
     return out
+
+
+def _square_possible(g: Game, seat: int, ring: str, square: int, left: int,
+                     main: dict[tuple[str, int | None], list[int]]) -> bool:
+    """Whether an action on ``square`` is possible with ``left`` Dinars (``main``: ``legal_squares``' memo)."""
+    action = g.layout.action_at(ring, square)
+    known = main.setdefault((action, square if action == "storehouse" else None), [1 << 30, -1])
+    if left >= known[0]:
+        possible = True
+    elif left <= known[1]:
+        possible = False
+    else:
+        possible = main_possible(g, seat, action, left, square)
+        known[0 if possible else 1] = left
+    return possible or any(secondary_possible(g, seat, spot, ring, left) for spot in g.layout.spots_at(ring, square))
 
 
 def storehouse_side(g: Game, square: int | None) -> list[int]:
     """Which Storehouse Tile display(s) a Storehouse square uses: the k-th square clockwise uses pile k (mod 2)."""
     if square is None:
         return [0, 1]
-    squares = [sq for sq in g.layout.squares["outer"] if g.layout.action["outer"][sq] == "storehouse"]
+    usable = g.layout.squares["outer"]
+    squares = [sq for sq in usable[:usable.index(square) + 1] if g.layout.action_at("outer", sq) == "storehouse"]
     return [squares.index(square) % 2]
 
 
@@ -277,20 +300,26 @@ def finish_board_setup(g: Game) -> None:
     per_type = int(s.profile["bag.tokens_per_type"])
     s.bag = dict.fromkeys(RAWS, per_type)
     s.discard = dict.fromkeys(RAWS, 0)
-    s.raw_spots = [None] * len(g.layout.raw)
+    sd = side(n)
+    s.raw_spots = [None] * int(s.profile[f"rondel.{sd}.raw_spots"])
     g.push(*[{"k": "reveal", "what": "raw", "slot": k, "sub": 0} for k in range(len(s.raw_spots))])
-    s.marble_spots = [True] * len(g.layout.marble)
+    s.marble_spots = [True] * int(s.profile[f"rondel.{sd}.marble_spots"])
     if n < 4:
         for k in range(1, int(s.profile[f"sultan.{n}p.count"]) + 1):
             ring, square = str(s.profile[f"sultan.{n}p.{k}"]).split()
             s.sultan_workers.append([ring, int(square)])
-    if n == 2:
-        removed = set(s.profile["major.II.two_player_removed"])
-        s.major_tiles["II"] = [t for t in s.major_tiles["II"] if t not in removed]
+    if n == 2 and not lazy(s):  # a lazy game removes them when Era II begins (``round_end.h_narrator``)
+        remove_two_player_tiles(s)
     assert len(s.poem_display) == MINOR_POEM_DISPLAY[n]
     s.phase = "start_tiles"
     if solo.is_solo(s):
         g.push({"k": "yusuf_setup"})
+
+
+def remove_two_player_tiles(s: GameState) -> None:
+    """The Era II Major Construction Tiles marked for removal in 2-player games leave (L64-92)."""
+    removed = set(s.profile["major.II.two_player_removed"])
+    s.major_tiles["II"] = [t for t in s.major_tiles["II"] if t not in removed]
 
 
 def start_tiles_step(g: Game) -> None:

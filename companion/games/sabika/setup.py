@@ -23,7 +23,7 @@ from companion.games.sabika.components import (
     WISH_SPACES,
 )
 from companion.games.sabika.errors import SetupError
-from companion.games.sabika.questions import SHIPPED_PROFILE
+from companion.games.sabika.questions import LAZY, SHIPPED_PROFILE
 from companion.games.sabika.solo import NAME
 from companion.games.sabika.state import GameState, PlayerState
 from companion.games.sabika.yusuf import DECK_RING, DECK_SIZE, F1, new_state
@@ -56,6 +56,9 @@ class SetupOptions:
     yusuf_pp: int = 5
     """Solo mode: Yusuf's PP Token starts on 5, or on 10 for a harder game (L1486-1487)."""
     """A real table: setup draws are entered, and every component turned up later is asked (``draw``)."""
+    when_needed: bool = False
+    """Ask each printed value when play first needs it (``questions.LAZY``; the dashboard's new games),
+    not all of them at setup."""
 
 
 def resolve_setup(options: SetupOptions) -> dict[str, Any]:
@@ -109,6 +112,8 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
            "table_draws": options.table_draws, "profile": {**SHIPPED_PROFILE, **options.profile}}
     if solo:
         out["solo"], out["yusuf_pp"] = True, options.yusuf_pp
+    if options.when_needed:
+        out["asks"] = LAZY
     return out
 
 

@@ -202,6 +202,8 @@ def h_yusuf_resolve(g: Game, eff: Effect) -> None:
     key = f"yusuf.{deck}.{card}"
     square = int(prof[f"{key}.square"])
     worker = which_worker(g, deck, square)
+    if worker is not None and prof[f"{key}.discard"] == "yes":
+        g.layout.spots_at(WORKER_RING[worker], square)  # a lazy game asks the links before anything changes
     s.yusuf["discards"][deck].append(card)
     s.yusuf["card"] = None
     if worker is None:  # the partner Master Builder is there: discard unresolved, reveal another (L1271-1273)
@@ -272,7 +274,8 @@ def h_yusuf_storehouse(g: Game, eff: Effect) -> None:
     room = [k for k in range(4) if len(y.storehouses[k]) < 2]  # 2 Tiles per Storehouse at most (L527)
     if not room:
         return
-    near = storehouse_side(g, eff["sq"]) if g.layout.action["outer"].get(eff["sq"]) == "storehouse" else [0, 1]
+    on_storehouse = eff["sq"] in g.layout.squares["outer"] and g.layout.action_at("outer", eff["sq"]) == "storehouse"
+    near = storehouse_side(g, eff["sq"]) if on_storehouse else [0, 1]
     for side in [*near, *(k for k in (0, 1) if k not in near)]:
         pair = s.store_display[side]
         tiles = [t for t in pair if t is not None]

@@ -134,7 +134,7 @@ def new_game(players: list[str], seed: int, options: dict[str, Any]) -> Game:
         raise SetupError(Msg("the Sabika option yusuf_pp must be 5 or 10"))
     return Game.new(SetupOptions(players=tuple(players), seed=int(seed), profile=dict(profile),
                                  advanced=bool(options.get("advanced")), events=tuple(events), solo=solo,
-                                 yusuf_pp=yusuf_pp))
+                                 yusuf_pp=yusuf_pp, when_needed=True))
 
 
 def replay(setup: dict[str, Any], actions: list[dict[str, Any]]) -> Game:
@@ -204,15 +204,21 @@ def choices(game: Game) -> dict[str, Any]:
     return out_view
 
 
+SEVERAL = 5
+"""Questions in a row before play from which the table is shown how far it is."""
+
+
 def setup_progress(game: Game) -> Msg | None:
-    """The words "Question 12 of about 204 before play starts" while the table answers the printed values a new
-    game needs (None otherwise): a first game asks many, and the table should see how far it is."""
+    """The words "Question 3 of about 12 before play starts" while the table answers the printed values a new
+    game needs before its first move, when there are ``SEVERAL`` (None otherwise): the table sees how far it is."""
     if (game.s.pending or {}).get("kind") != "question":
         return None
     left = questions_before_play(game.s)
     if not left:
         return None
     asked = sum(1 for action in game.log if isinstance(action, Answer))
+    if asked + left < SEVERAL:  # one or two questions in play need no count
+        return None
     return Msg("Question {n} of about {total} before play starts", n=asked + 1, total=asked + left)
 
 
@@ -305,12 +311,27 @@ def _work_cost(game: Game, action: Work) -> int:
 def _work_label(game: Game, action: Work) -> Msg:
     ring = WORKER_RING[action.worker]
     extra: Msg | str = ""
-    for spot in game.layout.spots_at(ring, action.square):
+    for spot in _spots_known(game, ring, action.square):
         extra = Msg("{before} or {kind} square {n}", before=extra, kind=SPOT_SAY[spot.kind], n=spot.k)
     cost = _work_cost(game, action)
     return Msg("{worker} to square {n}: {action}{extra} \u00b7 {cost}", worker=WORKER_TITLE[action.worker],
-               n=action.square, action=ACTION_SAY[game.layout.action[ring][action.square]], extra=extra,
+               n=action.square, action=square_action(game, ring, action.square), extra=extra,
                cost=dinars(cost) if cost else Msg("free"))
+
+
+UNKNOWN_ACTION = Msg("action not known yet: the table says it when the Worker lands")
+"""A lazy game's square whose printed Main Action nobody has been asked yet."""
+
+
+def square_action(game: Game, ring: str, square: int) -> Msg:
+    """The Main Action printed on a square, in player words (``UNKNOWN_ACTION`` before the table gave it)."""
+    action = game.layout.action[ring].get(square)
+    return ACTION_SAY[action] if action is not None else UNKNOWN_ACTION
+
+
+def _spots_known(game: Game, ring: str, square: int) -> list[Any]:
+    """The Secondary Action squares of a square whose links the table has given (a lazy game asks them later)."""
+    return [spot for spot in game.layout.raw + game.layout.marble if spot.links.get(ring) == square]
 
 
 def dinars(n: int) -> Msg:
@@ -400,7 +421,7 @@ def describe_say(before: Game, action: dict[str, Any]) -> Msg:
         at = before.s.players[act.player].workers[act.worker].at
         cost = _work_cost(before, act)
         paid = Msg("paying {dinars}", dinars=dinars(cost)) if cost else Msg("for free")
-        main = ACTION_SAY[before.layout.action[ring][act.square]]
+        main = square_action(before, ring, act.square)
         words = {"player": name, "worker": WORKER_SAY[act.worker], "n": act.square, "ring": RING_SAY[ring],
                  "action": main, "paid": paid}
         if at is None:
@@ -465,8 +486,10 @@ def _rondel(game: Game) -> list[dict[str, Any]]:
                        for seat, p in enumerate(s.players) for w in WORKERS
                        if WORKER_RING[w] == ring and p.workers[w].at == sq]
             sultan = sum(1 for r, at in s.sultan_workers if r == ring and at == sq)
-            spots = [Msg("{kind} square {n}", kind=SPOT_SAY[spot.kind], n=spot.k) for spot in layout.spots_at(ring, sq)]
-            squares.append({"n": sq, "action": ACTION_WORDS[layout.action[ring][sq]], "workers": workers,
+            spots = [Msg("{kind} square {n}", kind=SPOT_SAY[spot.kind], n=spot.k)
+                     for spot in _spots_known(game, ring, sq)]
+            action = layout.action[ring].get(sq)
+            squares.append({"n": sq, "action": ACTION_WORDS[action] if action else None, "workers": workers,
                             "sultan": sultan, "secondary": [spot.english() for spot in spots],
                             "secondary_say": [spot.to_json() for spot in spots]})
         out.append({"ring": RING_WORDS[ring], "squares": squares})

@@ -177,7 +177,7 @@
           }
           const secondary = (sq.secondary_say || sq.secondary).map(function (spot, i) { return say(spot, sq.secondary[i]); });
           return h("div", { class: "sk-square", "data-square": String(sq.n) }, [
-            h("b", {}, [sq.n + " " + word(sq.action)]),
+            h("b", {}, [sq.n + " " + (sq.action ? word(sq.action) : "?")]),  // "?": not asked yet
             secondary.length ? h("span", { class: "small muted" }, [" + " + secondary.join(", ")]) : null,
           ].concat(who));
         })),
