@@ -18,6 +18,7 @@ from typing import Any
 from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.typing import RcKeyType
 
 from companion import COLOURS
 from companion.fairness.report import FairnessReport
@@ -37,7 +38,7 @@ LABEL_BOX = {"facecolor": "#ffffff", "alpha": 0.85, "pad": 1.0, "edgecolor": "no
 #: Outlines and interval lines: light, so the black keshi and the intervals show on the dark card.
 EDGE = "#c8cdd4"
 #: The dashboard's dark look (companion/web/static/app.css: card, text, muted text, lines).
-DARK: dict[str, Any] = {
+DARK: dict[RcKeyType, Any] = {
     "figure.facecolor": "#1f232a", "axes.facecolor": "#1f232a", "savefig.facecolor": "#1f232a",
     "text.color": "#f1f1ee", "axes.labelcolor": "#f1f1ee", "axes.edgecolor": "#a9b0bb",
     "xtick.color": "#a9b0bb", "ytick.color": "#a9b0bb", "ytick.labelcolor": "#f1f1ee",
