@@ -11,6 +11,9 @@ process per repeat, it times one full report: read the log, every statistic, the
 plots, and the CSV and JSON forms — after one untimed report, as in a running dashboard (a cold
 ``keshi tower report`` pays about half a second more for first-use fonts and imports). The child's
 peak resident memory (``ru_maxrss``) is the report's memory, the interpreter and libraries included.
+
+The child runs on one core (``taskset -c 0``; ``--cores all`` lifts it): the target holds for a Pi
+whose other cores are busy, so a free second core must not help (numpy and SciPy's threads included).
 """
 
 from __future__ import annotations
@@ -128,18 +131,21 @@ def main() -> None:
     parser.add_argument("--tosses", type=int, nargs="+", default=list(TARGETS))
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "keshi-bench-fairness")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cores", choices=("one", "all"), default="one",
+                        help="run the timed report on core 0 only (default) or on every core")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    pin = ["taskset", "-c", "0"] if args.cores == "one" else []
     if args.child:
         one_report(args.child)
         return
     failed = False
     for tosses in args.tosses:
-        print(f"== report over {tosses} tosses")
+        print(f"== report over {tosses} tosses ({'one core, taskset -c 0' if pin else 'all cores'})")
         instance = instance_with(args.cache, tosses)
         runs = []
         for _ in range(args.repeat):
-            child = subprocess.run([sys.executable, __file__, "--child", str(instance)],
+            child = subprocess.run([*pin, sys.executable, __file__, "--child", str(instance)],
                                    check=True, capture_output=True, text=True)
             runs.append(json.loads(child.stdout.strip().splitlines()[-1]))
         for phase in ("load", "statistics", "html", "csv+json", "full", "cpu"):

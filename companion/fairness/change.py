@@ -26,7 +26,7 @@ sessions, over all 12 colours and both directions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import COLOURS
+from companion.fairness.sequential import FIRST_LOOK, look_points
 from companion.fairness.two_rate import Counts
 from companion.i18n import Msg, colour_name, word
 
@@ -74,10 +75,18 @@ Floats = npt.NDArray[np.floating[Any]]
 
 def change_alarms(
     held: Counts, tossed: Counts, out: Counts,
-    game: npt.NDArray[np.int64], p_new: float, p_held: float,
+    game: npt.NDArray[np.int64], rates: Sequence[tuple[float, float]],
 ) -> list[ChangeAlarm]:
     """The first alarm of each colour and direction over a layer's ``(tosses, 12)`` grids (``game``
-    codes each toss's game), at the pooled rates (p_new, p_held).
+    codes each toss's game); ``rates[j]`` are the pooled (p_new, p_held) of the tosses up to look
+    ``j`` (``sequential.look_points``), one pair per look reached.
+
+    **Read after read, the same alarms.** Each toss is judged with what was known at the latest
+    look before it (``basis``): the rates and the over-dispersion of the tosses up to that look
+    (the tosses up to the first look with the first look's). So the walks up to any toss depend on
+    the tosses up to it alone: an alarm, once raised, is raised again by every later read, at the
+    same toss, and a later read never finds an alarm at a toss an earlier read had already passed.
+    Before the first look nothing is known and no alarm is raised.
 
     All colours and both directions are walked together, a block of tosses at a time (the walks'
     running sums and lows carried from block to block, so every value is the one a walk over the
@@ -86,13 +95,21 @@ def change_alarms(
     """
     tosses = held.shape[0]
     colours = held.shape[1] if held.ndim == 2 else 0
-    if not colours:
+    looks = np.array(look_points(tosses), dtype=np.int64)
+    if not colours or looks.size == 0 or len(rates) < looks.size:
         return []
+    # the look each toss is judged by, and the look segment it belongs to (both 0-based)
+    segment = np.searchsorted(looks, np.arange(1, tosses + 1), side="left")
+    basis = np.maximum(segment - 1, 0)
+    known = np.array(rates[: looks.size], dtype=np.float64)
+    p_new = known[basis, 0].astype(np.float32)[:, None]
+    p_held = known[basis, 1].astype(np.float32)[:, None]
+    new_var, held_var = p_new * (1 - p_new), p_held * (1 - p_held)
     # the toss's totals over colours (the residual and variance are linear in the counts, so from
     # the row sums: one pass over each grid instead of one per colour)
-    tossed_all, held_all = (a.sum(axis=1, dtype=np.float32) for a in (tossed, held))
-    toss_residual = out.sum(axis=1, dtype=np.float32) - tossed_all * np.float32(p_new) - held_all * np.float32(p_held)
-    toss_variance = tossed_all * np.float32(p_new * (1 - p_new)) + held_all * np.float32(p_held * (1 - p_held))
+    tossed_all, held_all = (a.sum(axis=1, dtype=np.float32)[:, None] for a in (tossed, held))
+    toss_residual = out.sum(axis=1, dtype=np.float32)[:, None] - tossed_all * p_new - held_all * p_held
+    toss_variance = tossed_all * new_var + held_all * held_var
     del tossed_all, held_all
     safe_total = np.where(toss_variance > 0, toss_variance, np.float32(1.0))
     del toss_variance
@@ -101,16 +118,20 @@ def change_alarms(
         """Each colour's contrast with its toss-mates, its variance and the shift's signal (single
         precision: a million tosses' arrays stay at 4 MB per colour)."""
         i, b = tossed[rows, cols].astype(np.float32), held[rows, cols].astype(np.float32)
-        residual = out[rows, cols] - i * np.float32(p_new) - b * np.float32(p_held)
-        variance = i * np.float32(p_new * (1 - p_new)) + b * np.float32(p_held * (1 - p_held))
-        share = variance / safe_total[rows, None]
+        residual = out[rows, cols] - i * p_new[rows] - b * p_held[rows]
+        variance = i * new_var[rows] + b * held_var[rows]
+        share = variance / safe_total[rows]
         kept = 1 - share
-        return (residual - share * toss_residual[rows, None], variance * kept,
+        return (residual - share * toss_residual[rows], variance * kept,
                 np.float32(SHIFT) * (i + b) * kept)
+
+    codes = game - int(game.min())
+    spread = _dispersions(contrast, colours, codes, segment, looks.size)
+    scale = (1.0 / spread[basis]).astype(np.float32)[:, None]
 
     def steps(rows: slice, cols: slice) -> Floats:
         """The walks' increments, stickier then looser for each colour of ``cols``: per direction
-        (+-signal * difference - signal^2 / 2) / variance."""
+        (+-signal * difference - signal^2 / 2) / variance, over the toss's basis over-dispersion."""
         differences, variance, signal = contrast(rows, cols)
         silent = variance <= 0
         gain = signal * differences
@@ -119,38 +140,49 @@ def change_alarms(
         cost /= np.maximum(variance, np.float32(1e-12)) * np.float32(2.0)
         gain[silent] = 0.0
         cost[silent] = 0.0
+        gain *= scale[rows]
+        cost *= scale[rows]
         return np.concatenate([gain * np.float32(sign) - cost for sign, _ in _DIRECTIONS], axis=1)
 
-    dispersion = _dispersion(contrast, tosses, colours, game - int(game.min()) if tosses else game)
     blocks = [slice(start, min(start + BLOCK_ROWS, tosses)) for start in range(0, tosses, BLOCK_ROWS)]
-    crossed = _crossing_walks(blocks, lambda rows: steps(rows, slice(None)), 2 * colours, dispersion)
+    crossed = _crossing_walks(blocks, lambda rows: steps(rows, slice(None)), 2 * colours)
     alarms = []
     if crossed:
-        levels = threshold(np.arange(1, tosses + 1, dtype=np.float64))
+        levels = _levels(0, tosses)
     for colour, direction in sorted((c % colours, c // colours) for c in crossed):
         # a walk that crosses is walked alone over the whole log, for where its change began
         walk = np.cumsum(steps(slice(None), slice(colour, colour + 1))[:, direction], dtype=np.float64)
-        walk /= dispersion
         alarm = _first_alarm(walk, levels)
         if alarm is not None:
             alarms.append(ChangeAlarm(COLOURS[colour], _DIRECTIONS[direction][1], *alarm))
     return sorted(alarms, key=lambda a: a.alarm_toss)
 
 
+def _levels(start: int, stop: int) -> npt.NDArray[np.float64]:
+    """The alarm level of tosses ``start + 1`` to ``stop``: ``threshold``, and out of reach before
+    the first look (nothing is known yet)."""
+    tosses = np.arange(start + 1, stop + 1, dtype=np.float64)
+    return np.where(tosses < FIRST_LOOK, np.inf, threshold(tosses))
+
+
 _DIRECTIONS = ((-1.0, "stickier"), (1.0, "looser"))
 
 
-def _dispersion(
-    contrast: Callable[[slice, slice], tuple[Floats, Floats, Floats]], tosses: int, colours: int,
-    game_codes: npt.NDArray[np.int64],
-) -> float:
-    """The over-dispersion factor: per-game variance of the contrasts over their binomial variance,
-    pooled over colours (a stray one barely moves it), at least 1.
+def _dispersions(
+    contrast: Callable[[slice, slice], tuple[Floats, Floats, Floats]], colours: int,
+    game_codes: npt.NDArray[np.int64], segment: npt.NDArray[np.int64], looks: int,
+) -> npt.NDArray[np.float64]:
+    """Per look, the over-dispersion factor of the tosses up to it: the per-game variance of the
+    contrasts over their binomial variance, pooled over colours (a stray one barely moves it), at
+    least 1. A game that a look cuts counts as two (what was known at the look).
 
     The contrasts are formed a block of tosses at a time for ``DISPERSION_COLOURS`` colours at once
-    and kept colour by colour (contiguous, so each colour's sums are the ones a single colour's array
-    gives; a few colours at a time, so a million tosses' copies stay at 32 MB)."""
-    per_game_squares = expected = 0.0
+    (a million tosses' copies stay at 32 MB)."""
+    tosses = segment.shape[0]
+    key = game_codes * (looks + 1) + segment
+    squares = np.zeros(looks + 1)
+    expected = np.zeros(looks + 1)
+    part_segment = np.arange(int(key.max()) + 1 if tosses else 0) % (looks + 1)
     for first in range(0, colours, DISPERSION_COLOURS):
         cols = slice(first, min(first + DISPERSION_COLOURS, colours))
         differences = np.empty((cols.stop - first, tosses), dtype=np.float32)
@@ -161,18 +193,19 @@ def _dispersion(
             differences[:, rows] = block_differences.T
             variances[:, rows] = block_variances.T
         for c in range(differences.shape[0]):
-            per_game_squares += float(np.sum(np.bincount(game_codes, weights=differences[c]) ** 2))
-            expected += float(variances[c].sum(dtype=np.float64))
+            per_part = np.bincount(key, weights=differences[c], minlength=part_segment.shape[0])
+            squares += np.bincount(part_segment, weights=per_part**2, minlength=looks + 1)
+            expected += np.bincount(segment, weights=variances[c], minlength=looks + 1)
         del differences, variances
-    return max(1.0, per_game_squares / expected) if expected > 0 else 1.0
+    squares, expected = np.cumsum(squares[:looks]), np.cumsum(expected[:looks])
+    ratio = np.divide(squares, expected, out=np.ones(looks), where=expected > 0)
+    return np.maximum(ratio, 1.0)
 
 
-def _crossing_walks(
-    blocks: list[slice], steps: Callable[[slice], Floats], walks: int, dispersion: float
-) -> list[int]:
-    """The columns of ``steps`` whose CUSUM (running sum over all blocks, divided by ``dispersion``)
-    crosses ``threshold`` somewhere, in column order."""
-    total = np.zeros(walks)  # each walk's sum so far (before dividing: the division is per value)
+def _crossing_walks(blocks: list[slice], steps: Callable[[slice], Floats], walks: int) -> list[int]:
+    """The columns of ``steps`` whose CUSUM (running sum over all blocks) crosses its level
+    (``_levels``) somewhere, in column order."""
+    total = np.zeros(walks)  # each walk's sum so far
     low = np.zeros(walks)  # each walk's lowest point so far, 0 at the start
     crossed = np.zeros(walks, dtype=bool)
     for rows in blocks:
@@ -182,13 +215,12 @@ def _crossing_walks(
         np.cumsum(running, axis=0, out=running)
         total = running[-1].copy()
         walk = running[1:]
-        walk /= dispersion
         lowest = np.minimum(walk, 0.0)
         np.minimum(lowest[0], low, out=lowest[0])
         np.minimum.accumulate(lowest, axis=0, out=lowest)
         low = lowest[-1].copy()
         walk -= lowest
-        walk -= threshold(np.arange(rows.start + 1, rows.stop + 1, dtype=np.float64))[:, None]
+        walk -= _levels(rows.start, rows.stop)[:, None]
         crossed |= (walk > 0).any(axis=0)
     return [int(c) for c in np.flatnonzero(crossed)]
 

@@ -6,14 +6,16 @@ so the study measures exactly what the report decides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from companion import COLOURS
 from companion.fairness.change import ChangeAlarm, change_alarms
-from companion.fairness.sequential import SequentialTests, prepare, robust_fits, sequential_tests
+from companion.fairness.kept_word import kept_stages
+from companion.fairness.score_sums import PreparedLog, solve_rates
+from companion.fairness.sequential import SequentialTests, look_points, prepare, robust_fits, sequential_tests
 from companion.fairness.two_rate import Counts, RateFit
 
 
@@ -46,9 +48,24 @@ def monitor_layer(
     """Test, monitor and fit one layer's ``(tosses, 12)`` grids; ``game`` codes each toss's game."""
     prepared = prepare(held, tossed, out, game)
     tests = sequential_tests(held, tossed, out, game, family, prepared=prepared)
+    kept = kept_stages(prepared, family, tossed, game)
+    tests = replace(tests, power=replace(tests.power, stages=kept))
     pooled, colours = robust_fits(prepared)
-    alarms: list[ChangeAlarm] = []
-    if pooled[0].estimate is not None:
-        p_held = pooled[1].estimate if pooled[1].estimate is not None else 0.5
-        alarms = change_alarms(held, tossed, out, game, pooled[0].estimate, p_held)
+    alarms = change_alarms(held, tossed, out, game, look_rates(prepared))
     return LayerMonitor(tests, alarms, pooled, colours)
+
+
+def look_rates(prepared: PreparedLog) -> list[tuple[float, float]]:
+    """The pooled (p_new, p_held) of the tosses up to each look reached (an uninformed rate: 0.5).
+
+    The change monitor judges each toss by these (``change.change_alarms``), so what it says about a
+    toss never depends on tosses after the look before it.
+    """
+    reached = len(look_points(prepared.tosses))
+    per_segment = np.zeros((reached + 1, prepared.products.shape[2]))
+    np.add.at(per_segment, np.minimum(prepared.segment, reached), prepared.products.sum(axis=1))
+    rates = []
+    for io, bo, ii, ib, bb, *_ in np.cumsum(per_segment, axis=0)[:reached]:
+        p_new, p_held = solve_rates(np.array([[ii, ib], [ib, bb]]), np.array([io, bo]))
+        rates.append((0.5 if p_new is None else p_new, 0.5 if p_held is None else p_held))
+    return rates

@@ -2,7 +2,8 @@
 
 Figures are plain ``matplotlib.figure.Figure`` objects rendered to PNG by the Agg canvas: no pyplot,
 so no global figure state shared between the dashboard's threads, no display needed on a Pi or a
-server, and none of pyplot's import time. Every colour is *named* on the
+server, and none of pyplot's import time. They are drawn in the dashboard's dark colours (``DARK``), so
+they sit on the dark page as its cards do instead of as white sheets. Every colour is *named* on the
 plot, never shown by hue alone: the rate plot labels each row with the colour's name, and the tower
 contents plot writes each colour's name in its legend and its name inside each segment, with a
 hatch pattern per colour, so the plots read the same for colour-blind players and in greyscale.
@@ -14,8 +15,10 @@ import base64
 import io
 from typing import Any
 
+from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.typing import RcKeyType
 
 from companion import COLOURS
 from companion.fairness.report import FairnessReport
@@ -32,6 +35,15 @@ HATCHES: dict[str, str] = dict(
 )
 #: A pale box behind in-segment names, so they read on every swatch and hatch.
 LABEL_BOX = {"facecolor": "#ffffff", "alpha": 0.85, "pad": 1.0, "edgecolor": "none"}
+#: Outlines and interval lines: light, so the black keshi and the intervals show on the dark card.
+EDGE = "#c8cdd4"
+#: The dashboard's dark look (companion/web/static/app.css: card, text, muted text, lines).
+DARK: dict[RcKeyType, Any] = {
+    "figure.facecolor": "#1f232a", "axes.facecolor": "#1f232a", "savefig.facecolor": "#1f232a",
+    "text.color": "#f1f1ee", "axes.labelcolor": "#f1f1ee", "axes.edgecolor": "#a9b0bb",
+    "xtick.color": "#a9b0bb", "ytick.color": "#a9b0bb", "ytick.labelcolor": "#f1f1ee",
+    "grid.color": "#a9b0bb", "legend.facecolor": "#2a3039", "legend.edgecolor": "#3a414c",
+}
 DPI = 90
 
 
@@ -56,10 +68,10 @@ def release_rate_plot(report: FairnessReport, locale: str = "en") -> str:
     for y, colour in enumerate(rows):
         summary = report.colours[colour]
         low, high = summary.release.interval
-        ax.plot([low, high], [y, y], color="#333333", linewidth=2)
+        ax.plot([low, high], [y, y], color=EDGE, linewidth=2)
         if summary.release.rate is not None:
             ax.plot(summary.release.rate, y, marker="o", markersize=9, color=KESHI_HEX[colour],
-                    markeredgecolor="#000000")
+                    markeredgecolor=EDGE)
     names = {c: render_words(colour_name(c), locale) for c in rows}
     labels = [Msg("{colour}  (flagged)", colour=names[c]).render(locale) if report.colours[c].flagged else names[c]
               for c in rows]
@@ -68,7 +80,7 @@ def release_rate_plot(report: FairnessReport, locale: str = "en") -> str:
         if report.colours[colour].flagged:
             tick.set_fontweight("bold")
     ax.set_xlim(0, 1)
-    ax.set_xlabel(Msg("release rate (pieces out / pieces held + tossed in), 95 % interval").render(locale))
+    ax.set_xlabel(Msg("release rate (keshis out ÷ keshis inside + tossed in), likely range").render(locale))
     ax.set_title(Msg("Release rate per colour ({n} tosses)", n=report.tosses).render(locale))
     ax.grid(axis="x", alpha=0.3)
     return _data_uri(fig)
@@ -105,12 +117,12 @@ def contents_plot(report: FairnessReport, locale: str = "en") -> str:
         heights = trace.held_after[colour]
         if not any(heights):
             continue
-        bars = ax.bar(x, heights, bottom=bottom, color=KESHI_HEX[colour], edgecolor="#000000",
+        bars = ax.bar(x, heights, bottom=bottom, color=KESHI_HEX[colour], edgecolor=EDGE,
                       hatch=HATCHES[colour], label=name)
         for bar, h in zip(bars, heights, strict=True):
             if h:
                 ax.text(bar.get_x() + bar.get_width() / 2, bar.get_y() + h / 2, name, ha="center",
-                        va="center", fontsize=7, bbox=LABEL_BOX)
+                        va="center", fontsize=7, color="#111111", bbox=LABEL_BOX)
         bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
     ax.set_xticks(list(x), trace.labels, rotation=45)
     ax.set_ylabel(Msg("keshis held after the toss").render(locale))
@@ -121,9 +133,11 @@ def contents_plot(report: FairnessReport, locale: str = "en") -> str:
 
 
 def all_plots(report: FairnessReport, locale: str = "en") -> dict[str, str]:
-    """The three plots by name, as ``data:`` URIs for ``<img src=...>``, their words in ``locale``."""
-    return {
-        "release_rate": release_rate_plot(report, locale),
-        "drop_times": drop_time_plot(report, locale),
-        "contents": contents_plot(report, locale),
-    }
+    """The three plots by name, as ``data:`` URIs for ``<img src=...>``, their words in ``locale``,
+    in the dashboard's dark colours."""
+    with rc_context(DARK):
+        return {
+            "release_rate": release_rate_plot(report, locale),
+            "drop_times": drop_time_plot(report, locale),
+            "contents": contents_plot(report, locale),
+        }

@@ -131,6 +131,8 @@ class StagePower:
     tosses_needed: int | None
     #: The power (weakest of ``kinds``) at each look from the latest reached up to the promised one.
     power_by_look: dict[int, float] = field(default_factory=dict)
+    #: The look at which the power first reached the target (``kept_word``; None: not yet, or not kept).
+    answered_at: int | None = None
 
     @property
     def power_at_promise(self) -> float | None:

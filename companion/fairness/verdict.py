@@ -219,8 +219,10 @@ def _stage(name: str, kinds: tuple[str, ...], layers: Mapping[str, LayerResult],
     if flagged:
         return answer(BIAS, Msg("Colour bias detected in {question}: {colours}.", question=question,
                                 colours=[colour_name(c) for c in flagged]))
-    if stage is not None and stage.enough and check is not None:
-        found = {"question": question, "points": POINTS, "power": percent_say(stage.power_now), "check": check}
+    if stage is not None and stage.enough and (stage.answered_at or check) is not None:
+        # an answer stays (``kept_word``): it quotes the check that gave it
+        found = {"question": question, "points": POINTS, "power": percent_say(stage.power_now),
+                 "check": stage.answered_at or check}
         if where:
             return answer(NO_BIAS, Msg(
                 "No colour bias detected in {question} on {layer} (a {points}-point bias would have been caught "
@@ -236,13 +238,12 @@ def _more(stage: StagePower | None, check: int | None, where: str | None, any_la
     """How far a question without its answer still is, in player words."""
     if stage is None or not any_layer:
         return Msg("no tosses recorded yet")
+    if check is None:
+        return Msg("the first check is after {first:,} tosses, {needed:,} from now", first=FIRST_LOOK,
+                   needed=stage.tosses_needed if stage.tosses_needed is not None else FIRST_LOOK)
     if stage.promised_tosses is None or stage.tosses_needed is None:
         return Msg("many more tosses needed")
     on = Msg(" on {layer}", layer=where) if where else ""
-    if check is None:
-        return Msg("about {needed:,} more tosses (the first check is after {first:,}; a {points}-point bias should "
-                   "be caught by the check after {promised:,}{on})", needed=stage.tosses_needed, first=FIRST_LOOK,
-                   points=POINTS, promised=stage.promised_tosses, on=on)
     return Msg("about {needed:,} more tosses (a {points}-point bias would be caught with {now} at the latest check, "
                "after {check:,}, and about {then} at the check after {promised:,}{on})",
                needed=stage.tosses_needed, points=POINTS, now=percent_say(stage.power_now), check=check,

@@ -23,6 +23,18 @@ from tests.browser.test_i18n_pages import no_english_on_screen
 pytestmark = pytest.mark.browser
 
 APP_CSS = Path(__file__).resolve().parents[2] / "companion" / "web" / "static" / "app.css"
+#: Boxes in the report that scroll sideways on their own (a table wider than the phone hidden in a window).
+INNER_SCROLLS = """[...document.querySelectorAll('main *')]
+  .filter(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth)
+  .map(e => e.tagName)"""
+#: Table cells that are shown but reach past either edge of the screen.
+CELLS_OFF_SCREEN = """[...document.querySelectorAll('td')].filter(e => {
+  const r = e.getBoundingClientRect(); return r.width > 0 && (r.left < 0 || r.right > innerWidth + 1); }).length"""
+#: The brightness (r + g + b) of each plot's top-left corner, read from the picture itself.
+PLOT_CORNERS = """[...document.querySelectorAll('.plots img')].map(img => {
+  const canvas = document.createElement('canvas'); canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+  const context = canvas.getContext('2d'); context.drawImage(img, 0, 0);
+  const [r, g, b] = context.getImageData(2, 2, 1, 1).data; return r + g + b; })"""
 
 
 def test_fairness_page_is_dark_fits_a_phone_and_has_big_targets(tmp_path: Path, page: Page) -> None:
@@ -45,6 +57,10 @@ def test_fairness_page_is_dark_fits_a_phone_and_has_big_targets(tmp_path: Path, 
              .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
     )
     assert small == []
+    assert page.evaluate(INNER_SCROLLS) == []  # no table hides columns in a window of its own
+    assert page.evaluate(CELLS_OFF_SCREEN) == 0
+    corners = page.evaluate(PLOT_CORNERS)
+    assert len(corners) == 3 and max(corners) < 3 * 64  # the plots are drawn dark, as the page is
     screenshot(page, "fairness-page-360")
 
 

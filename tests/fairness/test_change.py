@@ -7,6 +7,7 @@ import pytest
 
 from companion import COLOURS
 from companion.fairness.change import _first_alarm, change_alarms, describe, threshold
+from companion.fairness.sequential import look_points
 from companion.fairness.study_tower import StudyTower, game_index, play
 
 
@@ -17,7 +18,7 @@ def session(tower: StudyTower, tosses: int, seed: int) -> tuple[np.ndarray, ...]
 
 def test_a_dent_half_way_is_found_with_its_start() -> None:
     held, tossed, out = session(StudyTower(new_shift=-0.3, held_shift=-0.3, shift_from=960), 1920, seed=2)
-    alarms = change_alarms(held, tossed, out, game_index(1920), 0.8, 0.55)
+    alarms = change_alarms(held, tossed, out, game_index(1920), [(0.8, 0.55)] * len(look_points(1920)))
     assert [(a.colour, a.direction) for a in alarms] == [("red", "stickier")]
     [alarm] = alarms
     assert 960 < alarm.alarm_toss <= 1260 and abs(alarm.start_toss - 961) <= 150
@@ -26,7 +27,7 @@ def test_a_dent_half_way_is_found_with_its_start() -> None:
 
 def test_a_fair_tower_whose_pieces_move_together_raises_no_alarm() -> None:
     held, tossed, out = session(StudyTower(cohesion=0.4), 1920, seed=4)
-    assert change_alarms(held, tossed, out, game_index(1920), 0.8, 0.55) == []
+    assert change_alarms(held, tossed, out, game_index(1920), [(0.8, 0.55)] * len(look_points(1920))) == []
 
 
 def test_the_alarm_starts_after_the_walks_lowest_point() -> None:
