@@ -497,6 +497,7 @@ class GameService:
             data = adapter.to_json(action)
             game = live.game
             before = adapter.scores(game)
+            was_over = bool(game.finished)
             try:  # worded from the game as it is; an action too malformed to word is refused by apply
                 text: str | None = adapter.describe(game, data)
                 said: Msg | None = adapter.describe_say(game, data)
@@ -506,12 +507,16 @@ class GameService:
             try:
                 who = live.who(by)
                 points = _points_text(live.names, before, adapter.scores(game))
+                # the action that ends the game: the final scoring is a log line of its own, after the action's
+                final = {**log_words.said(Msg("Final scoring{points}", points=points))} if game.finished and not was_over \
+                    else None
+                points = "" if final is not None else points
                 text = (text or f"{render_words(who, 'en')}: {data.get('type')}") + points
                 event = {"label": text, "action": data, **_by(by, via)}
                 line = Msg("{line}{points}", line=said, points=points).to_json() if said is not None else None
                 if line is not None:
                     event["say"] = line
-                outcome = self._commit(live, "action", data, key, _line_meta(text, line), event)
+                outcome = self._commit(live, "action", data, key, _line_meta(text, line), event, final=final)
             except BaseException:
                 game.undo()
                 raise
@@ -848,11 +853,13 @@ class GameService:
 
     def _commit(self, live: LiveGame, kind: str, action: dict[str, Any] | None, key: str | None,
                 meta: dict[str, Any] | None, event: dict[str, Any], *, tower_result: Any = None,
-                season_scoring: Any = None, uncorrect: str | None = None) -> Outcome:
+                season_scoring: Any = None, uncorrect: str | None = None,
+                final: dict[str, Any] | None = None) -> Outcome:
         """Write the log row, the event and the game's counters in one transaction.
 
         ``tower_result`` / ``season_scoring``: the new stored value (None clears it), or ``_KEEP``.
         ``uncorrect``: a toss whose stored correction an undo takes back.
+        ``final``: a second event after the action's, the final scoring's own log line.
         """
         version = live.version + 1
         json_state = {column: value for column, value in (("tower_result", tower_result),
@@ -866,6 +873,8 @@ class GameService:
             if uncorrect:
                 clear_correction(db, uncorrect)
             event_id = self._insert_event(db, live, kind, event, version)
+            if final is not None:
+                event_id = self._insert_event(db, live, "scoring.final", final, version)
         live.version = version  # only once the transaction has committed
         return Outcome(version, event_id)
 

@@ -27,6 +27,7 @@ from companion.games.morocco.log import read_log
 from companion.games.morocco.simulate import RandomPlayer
 from companion.table.kinds import morocco
 from tests.browser.conftest import PHONE
+from tests.browser.final_table import assert_final_table
 from tests.browser.test_full_game import answer_who, fits_the_phone, screenshot
 from tests.conftest import LiveServer
 from tests.web.http_table import HttpTable
@@ -155,6 +156,10 @@ def test_two_phones_play_a_whole_morocco_game_to_the_final_scores(browser: Brows
             assert shown == final
             winner = " and ".join(["Ana", "Ben"][i] for i in replayed.winners())
             expect(page.locator("#winner")).to_contain_text(winner)
+            assert_final_table(page, [p.breakdown for p in replayed.players], morocco.CATEGORIES, final,
+                               [["Ana", "Ben"][i] for i in replayed.winners()])
+            # the final scoring is a log line of its own, after the move that ended the game
+            expect(page.locator("#log li").first).to_contain_text("Final scoring")
             assert fits_the_phone(page)
         screenshot(ana, "morocco-06-phone-final-scores")
         tablet = tablet_context.new_page()

@@ -362,8 +362,17 @@ def board_view(game: Game) -> dict[str, Any]:
         "rows": list(s.rows), "columns": list(s.columns), "rooftop": list(s.rooftop),
         "pawn": s.pawn, "stalls": stalls, "juice": list(s.juice), "gold_supply": s.gold_supply,
         "empty_tiles": s.empty_tiles, "open_stalls": s.open_stalls(), "players": players,
-        "colours": list(board.CUBE_COLOURS),
+        "colours": list(board.CUBE_COLOURS), "categories": _categories(game),
     }
+
+
+def _categories(game: Game) -> list[dict[str, Any]]:
+    """The score categories any family has points in, in the rulebook's order (1st to 3rd places, juice, largest
+    district, gold): the final scoring table's rows, the same order for every family."""
+    used = {k for p in game.s.players for k, v in p.breakdown.items() if v}
+    keys = [k for k in CATEGORIES if k in used] + sorted(used - CATEGORIES.keys())
+    return [{"label": CATEGORIES.get(k, k.replace("_", " ").capitalize()),
+             "say": CATEGORY_SAY[k].to_json() if k in CATEGORIES else None} for k in keys]
 
 
 def _said(message: Msg | str) -> dict[str, Any] | str:

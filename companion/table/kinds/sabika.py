@@ -424,7 +424,17 @@ def board_view(game: Game) -> dict[str, Any]:
         "displays": _displays(game),
         "players": [_player(game, seat, revealed) for seat in range(len(s.players))],
         "scores": scores(game), "winners": winners(game),
+        "categories": _categories(game),
     }
+
+
+def _categories(game: Game) -> list[dict[str, Any]]:
+    """The score categories any player has points in, in the rulebook's order: the final scoring table's rows
+    (the same order for every player; a player's breakdown names them by ``label``)."""
+    used = {k for p in game.s.players for k, v in p.breakdown.items() if v}
+    keys = [k for k in BREAKDOWN_WORDS if k in used] + sorted(used - BREAKDOWN_WORDS.keys())
+    return [{"label": _english(BREAKDOWN_WORDS.get(k, k.capitalize())),
+             "say": _json(BREAKDOWN_WORDS.get(k, k.capitalize()))} for k in keys]
 
 
 def _layout_known(game: Game) -> bool:

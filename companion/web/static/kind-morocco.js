@@ -19,14 +19,14 @@
     return '<span class="mor-cube" title="' + esc(cubeName(colour)) + '"><i style="background:' + (CUBES[colour] || "#666") +
       '"></i>' + (count !== undefined ? "<b>" + count + "</b> " : "") + esc(cubeName(colour)) + "</span>";
   }
-  function family(p, names, mine) {
+  function family(p, names, mine, categories) {
     const cubes = Object.keys(p.cubes).filter(function (c) { return p.cubes[c] > 0; })
       .map(function (c) { return cube(c, p.cubes[c]); }).join(" ") || '<span class="muted">' + esc(t("no cubes")) + "</span>";
     const juice = p.juice_points === null ? t("{n} juice seller(s) (face down)", {n: p.juice_tokens}) :
       t("{n} juice seller(s) = {points} VP", {n: p.juice_tokens, points: p.juice_points});
-    const words = p.breakdown_say || {};
-    const breakdown = Object.keys(p.breakdown).map(function (k) {
-      return esc(Keshi.sayOr(words[k], k)) + " " + p.breakdown[k]; }).join(" · ");
+    // the parts in the board's category order (the same for every family; the final scoring table's rows)
+    const breakdown = (categories || []).filter(function (c) { return p.breakdown[c.label]; }).map(function (c) {
+      return esc(Keshi.sayOr(c.say, c.label)) + " " + p.breakdown[c.label]; }).join(" · ");
     return '<div class="mor-family' + (mine ? " mine" : "") + '" data-seat="' + p.seat + '" style="border-color:' +
       window.KeshiSeatColour(p.seat) + '"><h3>' + esc(p.name) + (mine ? " " + esc(t("(you)")) : "") + (p.start ? " · " + esc(t("start player")) : "") +
       ' <span class="mor-score" data-score="' + p.score + '">' + esc(t("{n} VP", {n: p.score})) + "</span></h3>" +
@@ -82,7 +82,7 @@
   window.KeshiKinds.morocco = {
     render: function (el, board, names, mySeat) {
       const order = board.players.slice().sort(function (a, b) { return (b.seat === mySeat) - (a.seat === mySeat); });
-      el.innerHTML = '<div class="mor-families">' + order.map(function (p) { return family(p, names, p.seat === mySeat); }).join("") + "</div>" +
+      el.innerHTML = '<div class="mor-families">' + order.map(function (p) { return family(p, names, p.seat === mySeat, board.categories); }).join("") + "</div>" +
         rooftop(board) + market(board, names) +
         '<p class="small muted">' + esc(t("{open} stalls open · gold coins in the supply {gold} · empty stall tiles {empty}",
           {open: board.open_stalls, gold: board.gold_supply, empty: board.empty_tiles})) +

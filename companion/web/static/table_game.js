@@ -151,7 +151,7 @@
     const title = document.getElementById("screen-title");
     if (view.finished) {
       title.textContent = t("Final scoring");
-      box.innerHTML = winnerLine();
+      box.innerHTML = winnerLine() + finalTable();
       return;
     }
     if (!mayAct(actor)) {
@@ -196,6 +196,32 @@
   }
   function winnerLine() {
     return view.winners.length ? '<p class="winner" id="winner">★ ' + esc(winText()) + "</p>" : "";
+  }
+  // The final scoring: one row per category (the board's ``categories``, in the rulebook's order, the same for
+  // every player), one column per player, the totals last; nothing folded away.
+  function finalTable() {
+    const board = view.board || {};
+    const players = board.players || [];
+    if (!players.length) { return ""; }
+    const parts = players.map(function (p) {
+      if (!Array.isArray(p.breakdown)) { return p.breakdown || {}; }
+      const map = {};
+      p.breakdown.forEach(function (b) { map[b.label] = b.points; });
+      return map;
+    });
+    const head = "<tr><th>" + esc(t("Category")) + "</th>" + players.map(function (p) {
+      return '<th class="n" data-seat="' + p.seat + '">' + seatChip(p.seat) + (view.winners.indexOf(p.seat) >= 0 ? " ★" : "") + "</th>";
+    }).join("") + "</tr>";
+    const rows = (board.categories || []).map(function (c) {
+      return '<tr data-category="' + esc(c.label) + '"><td>' + esc(Keshi.sayOr(c.say, c.label)) + "</td>" + parts.map(function (m) {
+        return '<td class="n">' + (m[c.label] || 0) + "</td>";
+      }).join("") + "</tr>";
+    }).join("");
+    const total = '<tr class="total"><td>' + esc(t("Total")) + "</td>" + players.map(function (p) {
+      return '<td class="n" data-seat="' + p.seat + '">' + p.score + "</td>";
+    }).join("") + "</tr>";
+    return '<div class="final-wrap"><table class="breakdown final-table" id="final-table"><thead>' + head + "</thead><tbody>" +
+      rows + total + "</tbody></table></div>";
   }
   function winText() {
     const names = {names: view.winners.map(nameOf).join(t(" and "))};
