@@ -404,8 +404,10 @@ class GameService:
         return game_records.pins(self.store, game_ids)
 
     def summaries(self) -> list[dict[str, Any]]:
-        """Every stored game, newest change first (no replay needed)."""
+        """Every stored game, newest change first: a finished game names its winners (rebuilt once, then kept
+        like an open one); ``moves`` leaves out the table's answers to printed-value questions."""
         out = []
+        answers = game_records.answer_counts(self.store)
         for r in game_records.summary_rows(self.store):
             expansions = json.loads(r["expansions"]) if r["expansions"] and r["kind"] == MARRAKESH else []
             name = kinds.game_name(r["kind"])
@@ -414,8 +416,21 @@ class GameService:
                         "updated_at": r["updated_at"], "edition": r["edition"], "expansions": expansions,
                         "kind": r["kind"], "game_name": name, "variant": variant,
                         "players": [p["name"] for p in json.loads(r["seating"])],
-                        "actions": r["actions"], "finished": bool(r["finished"])})
+                        "actions": r["actions"], "finished": bool(r["finished"]),
+                        "moves": r["actions"] - answers.get(r["id"], 0),
+                        "winners": self._winner_names(r["id"]) if r["finished"] else []})
         return out
+
+    def _winner_names(self, game_id: str) -> list[str]:
+        """The names of a finished game's winners ([] when the game cannot be rebuilt: the list still shows)."""
+        try:
+            live = self.get(game_id)
+        except Exception:  # noqa: BLE001 - one damaged game must not hide the games list
+            log.exception("game %s could not be rebuilt to name its winners", game_id)
+            return []
+        game = live.game
+        seats = game.winners() if live.kind == MARRAKESH else kinds.adapter(live.kind).winners(game)
+        return [live.names[i] if isinstance(i, int) else str(i) for i in seats]
 
     # -- changing --------------------------------------------------------------------------
     def act(self, game_id: str, action_data: Any, version: Any, key: str | None,
@@ -508,8 +523,8 @@ class GameService:
                 who = live.who(by)
                 points = _points_text(live.names, before, adapter.scores(game))
                 # the action that ends the game: the final scoring is a log line of its own, after the action's
-                final = {**log_words.said(Msg("Final scoring{points}", points=points))} if game.finished and not was_over \
-                    else None
+                ended = bool(game.finished) and not was_over
+                final = log_words.said(Msg("Final scoring{points}", points=points)) if ended else None
                 points = "" if final is not None else points
                 text = (text or f"{render_words(who, 'en')}: {data.get('type')}") + points
                 event = {"label": text, "action": data, **_by(by, via)}

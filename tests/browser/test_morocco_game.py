@@ -175,6 +175,11 @@ def test_two_phones_play_a_whole_morocco_game_to_the_final_scores(browser: Brows
         row = ana.locator(f'li[data-id="{game_id}"]')
         expect(row.locator(".game-name")).to_have_text("Morocco")
         expect(row.locator(".game-when")).to_contain_text(time.strftime("%Y-%m-%d"))
+        # its winner, and its moves without the table's answers to printed-value questions
+        expect(row.locator(".game-winner")).to_contain_text(winner)
+        moves = sum(1 for a in replayed.log if action_to_dict(a)["type"] != "answer")
+        assert moves < len(replayed.log)  # this game asked the table something: the count leaves it out
+        expect(row.locator(".game-moves")).to_have_text(f"{moves} moves")
         assert fits_the_phone(ana)
         screenshot(ana, "morocco-08-games-list")
         ana.once("dialog", lambda dialog: dialog.accept())

@@ -2,7 +2,8 @@
 
 A 4-player Marrakesh game is made through the HTTP API; one page opens it at 1280×800 (then 1024×768) and
 measures every board's bounding box against the viewport: at 1280×800 each board is whole on the screen; at
-1024×768 the four are side by side within the width (their foot is a scroll away). Screenshot: docs/screenshots/boards-tablet-four.png.
+1024×768 the four are side by side within the width (their foot is a scroll away).
+Screenshot: docs/screenshots/boards-tablet-four.png.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ FOUR = [{"name": "Ana", "colour": "blue"}, {"name": "Ben", "colour": "red"}, {"n
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
-def boxes_in_view(page: Page, *, whole: bool) -> list[dict[str, float]]:
+def boxes_in_view(page: Page, *, whole: bool) -> None:
     """Each board's bounding box, with the boards scrolled up to the sticky turn bar: every one inside the
     viewport's width, in one row, and (``whole``) its bottom on the screen too, below the turn bar."""
     page.evaluate("window.scrollTo(0, 0); window.scrollTo(0, document.getElementById('boards').getBoundingClientRect()"
@@ -40,7 +41,6 @@ def boxes_in_view(page: Page, *, whole: bool) -> list[dict[str, float]]:
         assert box["y"] >= bar["y"] + bar["height"], box  # not under the turn bar
         assert not whole or box["y"] + box["height"] <= size["height"], box
     assert len({round(b["y"]) for b in boxes}) == 1  # side by side, none wrapped below
-    return boxes
 
 
 def test_four_boards_side_by_side_at_1280_and_1024(browser: Browser, live_server: LiveServer) -> None:

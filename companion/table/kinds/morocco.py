@@ -195,6 +195,9 @@ def choices(game: Game) -> dict[str, Any]:
             said = Msg("{player}: roll the market die — what does it show?", player=name)
         elif game.phase == "scout":
             said = Msg("{player}: move the rooftop pawn to scout stalls", player=name)
+        elif game.s.placed and game.log and action_to_dict(game.log[-1])["type"] == "pass":
+            said = Msg("{player} passed (no worker can be placed): end the turn, or first spend gold to swap cubes",
+                       player=name)
         elif game.s.placed:
             said = Msg("{player}: spend gold or end the turn", player=name)
         elif game.can_place(int(str(actor))):
