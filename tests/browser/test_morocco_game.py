@@ -81,15 +81,44 @@ def tap_path(page: Page, option: dict[str, Any]) -> None:
 
 
 #: The same taps as ``tap_path`` dispatched in the page in one go: the click events of the very buttons
-#: a person taps (each step's button exists only after the previous tap), without a round trip per tap.
+#: a person taps (each step's button exists only after the previous tap), without a round trip per tap; a stall
+#: on the drawn market is named by its aria-label, as a screen reader reads it.
 QUICK_TAPS = """steps => {
   for (const step of steps) {
-    const button = Array.from(document.querySelectorAll('#choices button')).find(b => b.textContent === step);
+    const button = Array.from(document.querySelectorAll('#choices button'))
+      .find(b => (b.getAttribute('aria-label') || b.textContent) === step);
     if (button) { button.click(); }
   }
 }"""
 #: Moves made with the pointer before the quick taps take over (enough for every kind of screen).
 POINTER_MOVES = 12
+
+
+def stall_is_chosen_on_the_market(page: Page, option: dict[str, Any], mirror: Any) -> None:
+    """The worker tapped, the stall is chosen on the drawn market: one button per stall the engine allows (no
+    list of "Row 2, column 4" buttons), each with its cost (the row's and the column's cube), the acting family's
+    own cubes above; then the wanted stall is tapped there."""
+    worker = page.locator("#choices").get_by_role("button", name=option["path"][0], exact=True)
+    if worker.count():
+        worker.click()
+    picker = page.locator("#stall-picker")
+    expect(picker).to_be_visible()
+    at = option["at"]
+    choices = morocco.choices(mirror)
+    allowed = {(o["at"]["row"], o["at"]["column"]) for o in choices["options"]
+               if o["action"]["type"] == "place" and o["path"][0] == option["path"][0]}
+    buttons = picker.locator("button.mor-pick-stall")
+    expect(buttons).to_have_count(len(allowed))
+    assert page.locator("#choices .tg-step", has_text="Row ").count() == 0  # the stalls are not a list of buttons
+    stall = picker.locator(f'button[data-row="{at["row"]}"][data-column="{at["column"]}"]')
+    expect(stall.locator(".mor-cost i")).to_have_count(2)
+    cubes = mirror.players[choices["actor"]].cubes
+    for colour, n in cubes.items():
+        if n:
+            expect(page.locator("#own-cubes")).to_contain_text(f"{n} {colour}")
+    assert targets_are_big_enough(page) and fits_the_phone(page)
+    screenshot(page, "morocco-04b-phone-choose-a-stall")
+    stall.click()
 
 
 def targets_are_big_enough(page: Page) -> bool:
@@ -134,6 +163,7 @@ def test_two_phones_play_a_whole_morocco_game_to_the_final_scores(browser: Brows
             if wanted["type"] == "place" and "place" not in shots:
                 assert targets_are_big_enough(page) and fits_the_phone(page)
                 screenshot(page, "morocco-04-phone-place-a-worker")
+                stall_is_chosen_on_the_market(page, option, mirror)
                 shots["place"] = True
             if wanted["type"] in shots and not shots[wanted["type"]]:
                 screenshot(page, f"morocco-05-phone-{wanted['type']}")

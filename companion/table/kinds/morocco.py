@@ -32,9 +32,16 @@ PLAYERS: tuple[int, int] = (2, 5)
 OPTIONS: list[dict[str, Any]] = [
     {"key": "start_player", "label": Msg("Start player (the one who most recently travelled to Morocco)"),
      "kind": "seat", "help": Msg("Leave it to the companion to draw one.")},
-    {"key": "draws", "label": Msg("Cubes and juice sellers laid out at the table (JSON, optional)"), "kind": "json",
-     "help": Msg('Any of "rows", "columns", "rooftop" (5 cube colours each) and "juice" (6 rows of 6 values); '
-                 "the companion draws the rest. See docs/morocco.md.")},
+    {"key": "draws", "label": Msg("Cubes and juice sellers as laid out at the table (optional)"), "kind": "layout",
+     "help": Msg("Tap what lies on your board: a line left empty is drawn by the companion."),
+     "lines": [
+         {"key": "rows", "label": Msg("Cubes beside market rows 1 to 5"), "cells": 5, "values": "colours"},
+         {"key": "columns", "label": Msg("Cubes below market columns 1 to 5"), "cells": 5, "values": "colours"},
+         {"key": "rooftop", "label": Msg("Cubes on rooftop spaces 1 to 5"), "cells": 5, "values": "colours"},
+         {"key": "juice", "label": Msg("Juice sellers on the stall corners, row by row from the top left"),
+          "cells": 36, "per_row": 6, "values": "juice"}],
+     "values": {"colours": [{"value": c, "label": words.CUBE_NAMES[c]} for c in board.CUBE_COLOURS],
+                "juice": [{"value": v, "label": Msg("{n} VP", n=v)} for v in (2, 3, 4)]}},
 ]
 #: Printed values the engine may ask (remembered per table): the overflow arrow's worth.
 PROFILE: dict[str, tuple[Any, ...]] = dict(PROFILE_OPTIONS)
@@ -213,6 +220,9 @@ def choices(game: Game) -> dict[str, Any]:
                                   "path_say": [_said(step) for step in _path_say(game, data)]}
         if group in GROUP_SAY:
             option["group_say"] = GROUP_SAY[group].to_json()
+        if data["type"] == "place":  # its stall, tapped on the drawn market (the path's second step)
+            at = words.place(_index(data["space"]))
+            option["at"] = {"row": at["row"], "column": at["column"], "step": 1}
         options.append(option)
     out: dict[str, Any] = {"actor": actor, "prompt": prompt, "options": options}
     if said is not None:

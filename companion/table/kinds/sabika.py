@@ -70,12 +70,11 @@ WAITING = Msg("Waiting")
 #: The setup wizard's Sabika field (docs/sabika.md): the advanced mode's Events.
 OPTIONS: list[dict[str, Any]] = [
     {"key": "advanced", "label": Msg("Mode"), "kind": "choice",
-     "help": Msg("The advanced mode adds 3 Event Tiles (L1120-1186): the companion draws them."),
+     "help": Msg("The advanced mode adds 3 Event Tiles: the companion draws them."),
      "choices": [{"value": False, "label": Msg("Basic game")},
                  {"value": True, "label": Msg("Advanced mode: 3 Events")}]},
     {"key": "yusuf_pp", "label": Msg("Yusuf's start (1 player: the solo mode)"), "kind": "choice",
-     "help": Msg("With 1 player you play against the automa Yusuf (L1187-1489); he starts on 5 PP, or on 10 PP "
-                 "for a harder game (L1486-1487)."),
+     "help": Msg("With 1 player you play against the automa Yusuf; he starts on 5 PP, or on 10 PP for a harder game."),
      "choices": [{"value": 5, "label": Msg("5 PP")}, {"value": 10, "label": Msg("10 PP: harder")}]},
 ]
 #: A broken rule (the service answers 422 with its message, which names the rule and the player).

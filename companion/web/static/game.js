@@ -360,6 +360,7 @@
   }
 
   // Game start: the tower is emptied (or confirmed empty) before the first toss; selecting goes on meanwhile.
+  let checkShown = false;
   function towerCheck(box) {
     const believed = view.tower_check.believed_inside || {};
     const block = document.createElement("div");
@@ -377,6 +378,10 @@
     block.innerHTML = html + '<button type="button" class="big" id="tower-empty">' + esc(t("It is empty: nothing fell out")) + "</button>" +
       '<button type="button" class="secondary" id="tower-found">' + esc(t("Pieces fell out: enter them")) + "</button>";
     box.prepend(block);
+    if (view.phase === "toss" && !checkShown) {  // the check's buttons on screen once, when the toss waits for it
+      checkShown = true;
+      document.getElementById("tower-found").scrollIntoView({block: "nearest"});
+    }
     document.getElementById("tower-empty").addEventListener("click", function () {
       send("/tower/empty", {found: {}}, "#tower-empty");
     });
@@ -393,17 +398,20 @@
       const rolling = Boolean(view.tossing);
       let html = '<h2 id="screen-title">' + esc(t("Toss the tower")) + "</h2><p>" +
         t("Into the tower: {keshis} ({n} keshis)", {keshis: countsChips(view.pieces_in), n: total}) + "</p>";
+      // before the game-start tower check, Toss waits (disabled, saying why): the check above comes first
+      const unchecked = Boolean(view.tower_check && view.tower_check.needed);
       if (mayAct(null)) {
-        html += '<button type="button" class="big" id="toss"' + (rolling ? " disabled" : "") + ">" +
+        html += '<button type="button" class="big" id="toss"' + (rolling || unchecked ? " disabled" : "") + ">" +
           esc(rolling ? t("Tossing… wait for the result") : t("Toss {n} keshis", {n: total})) + "</button>" +
-          (rolling ? "" : '<button type="button" class="secondary" id="by-hand">' + esc(t("Enter what fell out by hand")) + "</button>");
+          (unchecked ? '<p class="muted" id="toss-waits">' + esc(t("Toss comes after the tower check above.")) + "</p>" : "") +
+          (rolling || unchecked ? "" : '<button type="button" class="secondary" id="by-hand">' + esc(t("Enter what fell out by hand")) + "</button>");
       } else {
         html += whoFirst() || '<p class="waiting">' + esc(t("Waiting for the table to toss.")) + "</p>";
       }
       box.innerHTML = html;
       if (correcting && correcting.mode === "hand") { counter(box); return; }
       const toss = document.getElementById("toss");
-      if (toss && !rolling) {
+      if (toss && !rolling && !unchecked) {
         toss.addEventListener("click", function () { send("/toss", {}, "#toss"); });
         document.getElementById("by-hand").addEventListener("click", function () {
           correcting = {mode: "hand", counts: {}};
@@ -747,7 +755,9 @@
   // A log line in the page's language: an action from the action itself, anything else as the server wrote it.
   function logText(data, fallback) {
     const line = data.say ? Keshi.say(data.say) : data.action ? actionText(data.action, data.label || fallback) : data.label || fallback;
-    return data.via ? t("{line} (on {device})", {line: line, device: data.via}) : line;  // a shared device's action
+    // a shared device's action; the companion's own screen is named in the language of the request that named
+    // it, so its name is said in this page's language (a name a person gave has no entry and stays as it is)
+    return data.via ? t("{line} (on {device})", {line: line, device: t(data.via)}) : line;
   }
   const addLog = KeshiLive.logList(40);
 

@@ -78,8 +78,42 @@
     return '<p class="mor-rooftop">' + esc(t("Rooftop:")) + " " + (board.pawn === 0 ? '<span class="mor-roof pawn">' + esc(t("centre")) + " ♟</span>" : "") + spaces + "</p>";
   }
 
+  // The market to choose a stall on: each stall the worker may go to is a button (named "Row 2, column 4" like
+  // the step it takes) showing its cost, the row's and the column's cube, and how full it is; the acting
+  // family's own cubes above it, so the cost is read beside what they hold.
+  function pickOnBoard(board, actor, picks) {
+    const p = board.players[actor] || {cubes: {}};
+    const own = Object.keys(p.cubes).filter(function (c) { return p.cubes[c] > 0; })
+      .map(function (c) { return cube(c, p.cubes[c]); }).join(" ") || esc(t("no cubes"));
+    const at = {};
+    picks.forEach(function (pick) { at[pick.row + "," + pick.column] = pick; });
+    let html = '<p class="mor-own" id="own-cubes">' + esc(t("Your cubes:")) + " " + own + "</p>" +
+      '<p class="small muted">' + esc(t("Tap a stall: it costs the cube of its row and the cube of its column (a tourist or cousins: one cube more).")) + "</p>" +
+      '<div class="mor-pick" id="stall-picker"><span></span>';
+    board.columns.forEach(function (c, i) { html += '<span class="mor-edge"><i style="background:' + CUBES[c] + '"></i>' + (i + 1) + "</span>"; });
+    for (let r = 1; r <= 5; r += 1) {
+      html += '<span class="mor-edge"><i style="background:' + CUBES[board.rows[r - 1]] + '"></i>' + r + "</span>";
+      for (let col = 1; col <= 5; col += 1) {
+        const s = board.stalls[(r - 1) * 5 + col - 1];
+        const pick = at[r + "," + col];
+        if (!pick) {
+          html += '<span class="mor-pick-off' + (s.tile !== null ? " closed" : "") + '"></span>';
+          continue;
+        }
+        const full = s.spaces.filter(Boolean).length;
+        html += '<button type="button" class="tg-board-step mor-pick-stall" data-step="' + pick.step + '" data-row="' + r +
+          '" data-column="' + col + '" aria-label="' + esc(pick.label) + '" title="' + esc(pick.label) + '">' +
+          '<span class="mor-cost">' + s.cost.map(function (c) { return '<i style="background:' + CUBES[c] + '" title="' +
+            esc(cubeName(c)) + '"></i>'; }).join("") + "</span>" +
+          '<span class="mor-full">' + esc(t("{n}/4", {n: full})) + "</span></button>";
+      }
+    }
+    return html + "</div>";
+  }
+
   window.KeshiKinds = window.KeshiKinds || {};
   window.KeshiKinds.morocco = {
+    pickOnBoard: pickOnBoard,
     render: function (el, board, names, mySeat) {
       const order = board.players.slice().sort(function (a, b) { return (b.seat === mySeat) - (a.seat === mySeat); });
       el.innerHTML = '<div class="mor-families">' + order.map(function (p) { return family(p, names, p.seat === mySeat, board.categories); }).join("") + "</div>" +

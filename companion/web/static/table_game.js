@@ -165,13 +165,16 @@
     title.textContent = actor === "table" ? t("Question for the table") :
       (role() === "all" ? t("{player}'s turn", {player: nameOf(actor)}) : t("Your turn, {name}", {name: nameOf(actor)}));
     const steps = nextSteps();
+    const onBoard = boardSteps(steps);
     let html = "";
     if (trail.length) {
       html += '<p class="tg-trail">' + trail.map(esc).join(" › ") + "</p>";
     }
+    if (onBoard) { html += onBoard.html; }
     let group = null;
     html += '<div class="tg-options">';
     steps.forEach(function (s, i) {
+      if (onBoard && onBoard.covered.indexOf(i) >= 0) { return; }
       if (!trail.length && s.group !== group && steps.some(function (t) { return t.group !== s.group; })) {
         group = s.group;
         html += '<h3 class="tg-group">' + esc(group) + "</h3>";
@@ -182,7 +185,7 @@
     html += "</div>";
     if (trail.length) { html += '<button type="button" class="secondary tg-back" id="back">' + esc(t("Back")) + "</button>"; }
     box.innerHTML = html;
-    box.querySelectorAll("button.tg-step").forEach(function (b) {
+    box.querySelectorAll("button.tg-step, button.tg-board-step").forEach(function (b) {
       b.addEventListener("click", function () {
         const s = steps[Number(b.dataset.step)];
         if (s.leaf) { send("/actions", {action: s.leaf.action}); return; }
@@ -193,6 +196,24 @@
     });
     const back = document.getElementById("back");
     if (back) { back.addEventListener("click", function () { trail = []; message = null; render(); }); }
+  }
+  // Steps that are places on the game's board (an option's ``at``: the row and column it chooses at this step),
+  // drawn by the game's kind as the board itself to tap (Morocco's market), in place of a list of buttons.
+  function boardSteps(steps) {
+    const drawer = (window.KeshiKinds || {})[kind];
+    if (!drawer || !drawer.pickOnBoard) { return null; }
+    const picks = [];
+    steps.forEach(function (s, i) {
+      const options = (s.leaf ? [s.leaf] : []).concat(under(trail.concat([s.step])));
+      const at = options.length ? options[0].at : null;
+      const same = at && options.every(function (o) {
+        return o.at && o.at.step === trail.length && o.at.row === at.row && o.at.column === at.column;
+      });
+      if (same && at.step === trail.length) { picks.push({step: i, row: at.row, column: at.column, label: s.step}); }
+    });
+    if (!picks.length) { return null; }
+    return {html: drawer.pickOnBoard(view.board, view.choices.actor, picks),
+      covered: picks.map(function (p) { return p.step; })};
   }
   function winnerLine() {
     return view.winners.length ? '<p class="winner" id="winner">★ ' + esc(winText()) + "</p>" : "";
@@ -302,7 +323,7 @@
   // Undo button's action as messages too (``undo.label_say``), so they quote the line in this language.
   function logText(data) {
     const line = Keshi.sayOr(data.say, data.label) || "";
-    return data.via ? t("{line} (on {device})", {line: line, device: data.via}) : line;  // a shared device's action
+    return data.via ? t("{line} (on {device})", {line: line, device: t(data.via)}) : line;  // a shared device's action
   }
   function undoWhat() { return Keshi.sayOr(view.undo.label_say, view.undo.label); }
   const addLog = KeshiLive.logList(60);
