@@ -245,20 +245,22 @@
   function screenFinished(box) {
     const players = view.state.players;
     const names = {names: view.winners.join(" & ")};
-    let html = '<h2 id="screen-title">' + esc(t("Final scoring")) + '</h2><p class="winner">★ ' +
+    let html = '<h2 id="screen-title">' + esc(t("Final scoring")) + '</h2><p class="winner" id="winner">★ ' +
       esc(view.winners.length > 1 ? t("{names} share the win", names) : t("{names} wins", names)) + "</p>";
-    html += scoreTable(players.map(function (p) { return p.breakdown; }), players.map(function (p) { return p.score; }));
+    html += scoreTable(players.map(function (p) { return p.breakdown; }), players.map(function (p) { return p.score; }), true);
     box.innerHTML = html + '<p class="muted small">' + esc(t("Ties go to the palace, then the mosque.")) + "</p>";
   }
 
-  // A category × player table of points (``totals`` adds a Total row).
-  function scoreTable(perSeat, totals) {
+  // A category × player table of points (``totals`` adds a Total row); ``final``: the final scoring's own table
+  // (id final-table, each row named by its category, the winners starred in the head).
+  function scoreTable(perSeat, totals, final) {
     const cats = [];
     perSeat.forEach(function (d) { Object.keys(d || {}).forEach(function (k) { if (cats.indexOf(k) < 0) { cats.push(k); } }); });
-    let html = '<table class="breakdown"><thead><tr><th>' + esc(t("Category")) + "</th>" +
-      view.names.map(function (n, i) { return "<th>" + seatChip(i) + "</th>"; }).join("") + "</tr></thead><tbody>";
+    let html = '<table class="breakdown' + (final ? ' final-table" id="final-table' : "") + '"><thead><tr><th>' + esc(t("Category")) + "</th>" +
+      view.names.map(function (n, i) {
+        return "<th>" + seatChip(i) + (final && view.winners.indexOf(n) >= 0 ? " ★" : "") + "</th>"; }).join("") + "</tr></thead><tbody>";
     cats.forEach(function (k) {
-      html += "<tr><td>" + esc(category(k)) + "</td>" + perSeat.map(function (d) {
+      html += '<tr data-category="' + esc(k) + '"><td>' + esc(category(k)) + "</td>" + perSeat.map(function (d) {
         return '<td class="n">' + ((d || {})[k] || 0) + "</td>"; }).join("") + "</tr>";
     });
     const total = totals || perSeat.map(function (d) { return sum(d); });
