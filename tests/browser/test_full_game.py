@@ -175,10 +175,13 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
         view = live_server.get_json(game_url.replace(live_server.url, "").replace("/games/", "/api/games/"))
         assert view["finished"] and int(str(view["actions"])) > 100
         # the final scoring's table: a row per category in one order for every player, the engine's points
-        players = view["state"]["players"]
+        state = view["state"]
+        winners = view["winners"]
+        assert isinstance(state, dict) and isinstance(winners, list)
+        players = state["players"]
         categories = {key: key for p in players for key in p["breakdown"]}  # in the order the page lists them
         assert_final_table(host, [p["breakdown"] for p in players], categories, [p["score"] for p in players],
-                           view["winners"])
+                           [str(name) for name in winners])
     finally:
         host_context.close()
         watch_context.close()
