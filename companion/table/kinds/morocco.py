@@ -361,8 +361,6 @@ def board_view(game: Game) -> dict[str, Any]:
         players.append({
             "seat": seat, "name": p.name, "score": p.score,
             "breakdown": {CATEGORIES.get(k, k.replace("_", " ").capitalize()): v for k, v in p.breakdown.items() if v},
-            "breakdown_say": {CATEGORIES[k]: CATEGORY_SAY[k].to_json() for k, v in p.breakdown.items()
-                              if v and k in CATEGORIES},
             "cubes": dict(p.cubes), "gold": p.gold, "assistants": p.assistants, "bodyguards": p.bodyguards,
             "quarters": p.quarters, "tourists": p.tourists, "cousins": p.cousins, "market_tiles": p.market_tiles,
             "juice_tokens": len(p.juice), "juice_points": sum(p.juice) if s.finished else None,

@@ -255,7 +255,11 @@
   // (id final-table, each row named by its category, the winners starred in the head).
   function scoreTable(perSeat, totals, final) {
     const cats = [];
-    perSeat.forEach(function (d) { Object.keys(d || {}).forEach(function (k) { if (cats.indexOf(k) < 0) { cats.push(k); } }); });
+    perSeat.forEach(function (d) {
+      Object.keys(d || {}).forEach(function (k) {  // the final table: the categories anyone scored in
+        if (cats.indexOf(k) < 0 && (!final || perSeat.some(function (e) { return (e || {})[k]; }))) { cats.push(k); }
+      });
+    });
     let html = '<table class="breakdown' + (final ? ' final-table" id="final-table' : "") + '"><thead><tr><th>' + esc(t("Category")) + "</th>" +
       view.names.map(function (n, i) {
         return "<th>" + seatChip(i) + (final && view.winners.indexOf(n) >= 0 ? " ★" : "") + "</th>"; }).join("") + "</tr></thead><tbody>";
