@@ -35,6 +35,7 @@ STREAM_MODES = ("broadcaster", "threads")
 def serve(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS, *,
           max_streams: int | None = None, stream_mode: str = "broadcaster") -> None:
     """Serve ``app`` on ``host:port`` until SIGTERM or Ctrl-C, then shut everything down."""
+    app.config["LISTEN_HOST"] = host  # the join QR names an address that works (companion/web/lan.py)
     try:
         server = waitress.create_server(app, host=host, port=port, threads=threads, ident="keshi")
     except OSError as exc:

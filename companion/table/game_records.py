@@ -141,6 +141,22 @@ def summary_rows(store: Store) -> list[sqlite3.Row]:
     )
 
 
+def answer_counts(store: Store) -> dict[str, int]:
+    """game id -> how many of its current log's actions are the table's answers to printed-value questions
+    (an undo takes back the action before it, as the replay does)."""
+    rows = store.query("SELECT game_id, kind, json_extract(action, '$.type') AS type FROM game_log"
+                       " ORDER BY game_id, seq")
+    stacks: dict[str, list[bool]] = {}
+    for r in rows:
+        stack = stacks.setdefault(str(r["game_id"]), [])
+        if r["kind"] == "undo":
+            if stack:
+                stack.pop()
+        else:
+            stack.append(r["type"] == "answer")
+    return {game_id: sum(stack) for game_id, stack in stacks.items()}
+
+
 def pins(store: Store, game_ids: Sequence[str]) -> dict[str, str]:
     """game id -> table PIN, for those of ``game_ids`` that exist."""
     if not game_ids:

@@ -405,8 +405,10 @@ class GameService:
         return game_records.pins(self.store, game_ids)
 
     def summaries(self) -> list[dict[str, Any]]:
-        """Every stored game, newest change first (no replay needed)."""
+        """Every stored game, newest change first: a finished game names its winners (rebuilt once, then kept
+        like an open one); ``moves`` leaves out the table's answers to printed-value questions."""
         out = []
+        answers = game_records.answer_counts(self.store)
         for r in game_records.summary_rows(self.store):
             expansions = json.loads(r["expansions"]) if r["expansions"] and r["kind"] == MARRAKESH else []
             name = kinds.game_name(r["kind"])
@@ -415,8 +417,21 @@ class GameService:
                         "updated_at": r["updated_at"], "edition": r["edition"], "expansions": expansions,
                         "kind": r["kind"], "game_name": name, "variant": variant,
                         "players": [p["name"] for p in json.loads(r["seating"])],
-                        "actions": r["actions"], "finished": bool(r["finished"])})
+                        "actions": r["actions"], "finished": bool(r["finished"]),
+                        "moves": r["actions"] - answers.get(r["id"], 0),
+                        "winners": self._winner_names(r["id"]) if r["finished"] else []})
         return out
+
+    def _winner_names(self, game_id: str) -> list[str]:
+        """The names of a finished game's winners ([] when the game cannot be rebuilt: the list still shows)."""
+        try:
+            live = self.get(game_id)
+        except Exception:  # noqa: BLE001 - one damaged game must not hide the games list
+            log.exception("game %s could not be rebuilt to name its winners", game_id)
+            return []
+        game = live.game
+        seats = game.winners() if live.kind == MARRAKESH else kinds.adapter(live.kind).winners(game)
+        return [live.names[i] if isinstance(i, int) else str(i) for i in seats]
 
     # -- changing --------------------------------------------------------------------------
     def act(self, game_id: str, action_data: Any, version: Any, key: str | None,
@@ -502,6 +517,7 @@ class GameService:
             data = adapter.to_json(action)
             game = live.game
             before = adapter.scores(game)
+            was_over = bool(game.finished)
             try:  # worded from the game as it is; an action too malformed to word is refused by apply
                 text: str | None = adapter.describe(game, data)
                 said: Msg | None = adapter.describe_say(game, data)
@@ -511,12 +527,16 @@ class GameService:
             try:
                 who = live.who(by)
                 points = _points_text(live.names, before, adapter.scores(game))
+                # the action that ends the game: the final scoring is a log line of its own, after the action's
+                ended = bool(game.finished) and not was_over
+                final = log_words.said(Msg("Final scoring{points}", points=points)) if ended else None
+                points = "" if final is not None else points
                 text = (text or f"{render_words(who, 'en')}: {data.get('type')}") + points
                 event = {"label": text, "action": data, **_by(by, via)}
                 line = Msg("{line}{points}", line=said, points=points).to_json() if said is not None else None
                 if line is not None:
                     event["say"] = line
-                outcome = self._commit(live, "action", data, key, _line_meta(text, line), event)
+                outcome = self._commit(live, "action", data, key, _line_meta(text, line), event, final=final)
             except BaseException:
                 game.undo()
                 raise
@@ -857,11 +877,13 @@ class GameService:
 
     def _commit(self, live: LiveGame, kind: str, action: dict[str, Any] | None, key: str | None,
                 meta: dict[str, Any] | None, event: dict[str, Any], *, tower_result: Any = None,
-                season_scoring: Any = None, uncorrect: str | None = None) -> Outcome:
+                season_scoring: Any = None, uncorrect: str | None = None,
+                final: dict[str, Any] | None = None) -> Outcome:
         """Write the log row, the event and the game's counters in one transaction.
 
         ``tower_result`` / ``season_scoring``: the new stored value (None clears it), or ``_KEEP``.
         ``uncorrect``: a toss whose stored correction an undo takes back.
+        ``final``: a second event after the action's, the final scoring's own log line.
         """
         version = live.version + 1
         json_state = {column: value for column, value in (("tower_result", tower_result),
@@ -875,6 +897,8 @@ class GameService:
             if uncorrect:
                 clear_correction(db, uncorrect)
             event_id = self._insert_event(db, live, kind, event, version)
+            if final is not None:
+                event_id = self._insert_event(db, live, "scoring.final", final, version)
         live.version = version  # only once the transaction has committed
         return Outcome(version, event_id)
 

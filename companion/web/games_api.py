@@ -39,6 +39,7 @@ from companion.table.service import (
 from companion.table.tower_link import TowerLink
 from companion.tower.service import TowerBusyError
 from companion.web import access
+from companion.web.player_words import without_rule_refs
 
 bp = Blueprint("games_api", __name__, url_prefix="/api")
 
@@ -302,7 +303,7 @@ def _status_for(exc: KeshiError) -> int:
 @bp.errorhandler(KeshiError)
 def keshi_error(exc: KeshiError) -> ResponseReturnValue:
     status = _status_for(exc)
-    body: dict[str, Any] = {"error": str(exc), "kind": type(exc).__name__}
+    body: dict[str, Any] = {"error": without_rule_refs(str(exc)), "kind": type(exc).__name__}
     if isinstance(exc, (GameMovedOn, TowerRefusal)):
         body["view"] = view_of(service().get(exc.game_id))
     response = jsonify(body)

@@ -27,6 +27,13 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def loopback_only(listen_host: str | None) -> bool:
+    """True when the server listens on a loopback address only (``keshi serve --host 127.0.0.1``): then no phone
+    can reach it at any address, and the join link must name the one that works, on this machine. ``None``: not
+    known (an app not started by ``keshi serve``)."""
+    return listen_host is not None and is_loopback(listen_host)
+
+
 def _usable(address: str) -> bool:
     try:
         ip = ipaddress.ip_address(address)

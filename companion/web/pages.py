@@ -70,19 +70,22 @@ def game(game_id: str) -> ResponseReturnValue:
     seated = access.is_seated(game_id)
     qr_svg = ""
     join_url = ""
+    local_only = lan.loopback_only(current_app.config.get("LISTEN_HOST"))
     if seated:
         token = access.join_token(game_id, live.pin)
-        join_url = lan.reachable_url(url_for("pages.join", game_id=game_id, token=token, _external=True))
+        link = url_for("pages.join", game_id=game_id, token=token, _external=True)
+        join_url = link if local_only else lan.reachable_url(link)  # listening on loopback: only that address works
         import segno  # only where a join code is drawn: not with the server (issue 23)
 
         qr_svg = segno.make(join_url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2)
     if live.kind != kinds.MARRAKESH:  # a table game (Morocco, Sabika): the generic page and its board
         return render_template("table_game.html", live=live, game_name=kinds.game_name(live.kind), seated=seated,
-                               pin=live.pin if seated else None, join_url=join_url, qr_svg=qr_svg)
+                               pin=live.pin if seated else None, join_url=join_url, qr_svg=qr_svg,
+                               local_only=local_only)
     state = live.game.to_dict()
     variant = str(marrakesh_engine.variant_say(state["edition"], state["expansions"]))  # in the page's language
     return render_template("game.html", live=live, variant=variant, seated=seated, pin=live.pin if seated else None,
-                           join_url=join_url, qr_svg=qr_svg, palette=palette_for_templates())
+                           join_url=join_url, qr_svg=qr_svg, palette=palette_for_templates(), local_only=local_only)
 
 
 @bp.get("/games/<game_id>/join")

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.conftest import screenshot as full_page_screenshot
+from tests.browser.final_table import assert_final_table
 from tests.conftest import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -173,6 +174,14 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
         screenshot(watcher, "game-13-watcher-final")
         view = live_server.get_json(game_url.replace(live_server.url, "").replace("/games/", "/api/games/"))
         assert view["finished"] and int(str(view["actions"])) > 100
+        # the final scoring's table: a row per category in one order for every player, the engine's points
+        state = view["state"]
+        winners = view["winners"]
+        assert isinstance(state, dict) and isinstance(winners, list)
+        players = state["players"]
+        categories = {key: key for p in players for key in p["breakdown"]}  # in the order the page lists them
+        assert_final_table(host, [p["breakdown"] for p in players], categories, [p["score"] for p in players],
+                           [str(name) for name in winners])
     finally:
         host_context.close()
         watch_context.close()

@@ -27,6 +27,7 @@ from companion.games.morocco.log import read_log
 from companion.games.morocco.simulate import RandomPlayer
 from companion.table.kinds import morocco
 from tests.browser.conftest import PHONE
+from tests.browser.final_table import assert_final_table
 from tests.browser.test_full_game import answer_who, fits_the_phone, screenshot
 from tests.conftest import LiveServer
 from tests.web.http_table import HttpTable
@@ -80,15 +81,44 @@ def tap_path(page: Page, option: dict[str, Any]) -> None:
 
 
 #: The same taps as ``tap_path`` dispatched in the page in one go: the click events of the very buttons
-#: a person taps (each step's button exists only after the previous tap), without a round trip per tap.
+#: a person taps (each step's button exists only after the previous tap), without a round trip per tap; a stall
+#: on the drawn market is named by its aria-label, as a screen reader reads it.
 QUICK_TAPS = """steps => {
   for (const step of steps) {
-    const button = Array.from(document.querySelectorAll('#choices button')).find(b => b.textContent === step);
+    const button = Array.from(document.querySelectorAll('#choices button'))
+      .find(b => (b.getAttribute('aria-label') || b.textContent) === step);
     if (button) { button.click(); }
   }
 }"""
 #: Moves made with the pointer before the quick taps take over (enough for every kind of screen).
 POINTER_MOVES = 12
+
+
+def stall_is_chosen_on_the_market(page: Page, option: dict[str, Any], mirror: Any) -> None:
+    """The worker tapped, the stall is chosen on the drawn market: one button per stall the engine allows (no
+    list of "Row 2, column 4" buttons), each with its cost (the row's and the column's cube), the acting family's
+    own cubes above; then the wanted stall is tapped there."""
+    worker = page.locator("#choices").get_by_role("button", name=option["path"][0], exact=True)
+    if worker.count():
+        worker.click()
+    picker = page.locator("#stall-picker")
+    expect(picker).to_be_visible()
+    at = option["at"]
+    choices = morocco.choices(mirror)
+    allowed = {(o["at"]["row"], o["at"]["column"]) for o in choices["options"]
+               if o["action"]["type"] == "place" and o["path"][0] == option["path"][0]}
+    buttons = picker.locator("button.mor-pick-stall")
+    expect(buttons).to_have_count(len(allowed))
+    assert page.locator("#choices .tg-step", has_text="Row ").count() == 0  # the stalls are not a list of buttons
+    stall = picker.locator(f'button[data-row="{at["row"]}"][data-column="{at["column"]}"]')
+    expect(stall.locator(".mor-cost i")).to_have_count(2)
+    cubes = mirror.players[choices["actor"]].cubes
+    for colour, n in cubes.items():
+        if n:
+            expect(page.locator("#own-cubes")).to_contain_text(f"{n} {colour}")
+    assert targets_are_big_enough(page) and fits_the_phone(page)
+    screenshot(page, "morocco-04b-phone-choose-a-stall")
+    stall.click()
 
 
 def targets_are_big_enough(page: Page) -> bool:
@@ -133,6 +163,7 @@ def test_two_phones_play_a_whole_morocco_game_to_the_final_scores(browser: Brows
             if wanted["type"] == "place" and "place" not in shots:
                 assert targets_are_big_enough(page) and fits_the_phone(page)
                 screenshot(page, "morocco-04-phone-place-a-worker")
+                stall_is_chosen_on_the_market(page, option, mirror)
                 shots["place"] = True
             if wanted["type"] in shots and not shots[wanted["type"]]:
                 screenshot(page, f"morocco-05-phone-{wanted['type']}")
@@ -155,6 +186,10 @@ def test_two_phones_play_a_whole_morocco_game_to_the_final_scores(browser: Brows
             assert shown == final
             winner = " and ".join(["Ana", "Ben"][i] for i in replayed.winners())
             expect(page.locator("#winner")).to_contain_text(winner)
+            assert_final_table(page, [p.breakdown for p in replayed.players], morocco.CATEGORIES, final,
+                               [["Ana", "Ben"][i] for i in replayed.winners()])
+            # the final scoring is a log line of its own, after the move that ended the game
+            expect(page.locator("#log li").first).to_contain_text("Final scoring")
             assert fits_the_phone(page)
         screenshot(ana, "morocco-06-phone-final-scores")
         tablet = tablet_context.new_page()
@@ -170,6 +205,11 @@ def test_two_phones_play_a_whole_morocco_game_to_the_final_scores(browser: Brows
         row = ana.locator(f'li[data-id="{game_id}"]')
         expect(row.locator(".game-name")).to_have_text("Morocco")
         expect(row.locator(".game-when")).to_contain_text(time.strftime("%Y-%m-%d"))
+        # its winner, and its moves without the table's answers to printed-value questions
+        expect(row.locator(".game-winner")).to_contain_text(winner)
+        moves = sum(1 for a in replayed.log if action_to_dict(a)["type"] != "answer")
+        assert moves < len(replayed.log)  # this game asked the table something: the count leaves it out
+        expect(row.locator(".game-moves")).to_have_text(f"{moves} moves")
         assert fits_the_phone(ana)
         screenshot(ana, "morocco-08-games-list")
         ana.once("dialog", lambda dialog: dialog.accept())

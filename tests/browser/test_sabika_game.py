@@ -20,8 +20,12 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from companion.games.sabika.simulate import random_action, random_profile
 from companion.table.kinds import sabika as kind
 from tests.browser.conftest import PHONE, screenshot
+from tests.browser.final_table import assert_final_table
 from tests.conftest import LiveServer
 from tests.games.sabika.helpers import BASE_PROFILE
+
+#: Sabika's score categories in the rulebook's order, in English (the final table's rows)
+CATEGORY_WORDS = {key: words.english() for key, words in kind.BREAKDOWN_WORDS.items()}
 
 pytestmark = pytest.mark.browser
 
@@ -195,6 +199,8 @@ def test_two_phones_play_a_whole_game(browser: Browser, live_server: LiveServer)
             assert sorted(shown) == sorted(f"{score} PP" for score in expected)
             winners = " and ".join(("Ana", "Ben")[seat] for seat in kind.winners(replayed))
             expect(phone.locator("#winner")).to_contain_text(winners)
+            assert_final_table(phone, [p.breakdown for p in replayed.s.players], CATEGORY_WORDS,
+                               kind.scores(replayed), [("Ana", "Ben")[seat] for seat in kind.winners(replayed)])
             assert fits(phone)
         screenshot(ana, "sabika-game-final-ana")
         screenshot(ben, "sabika-game-final-ben")

@@ -148,7 +148,7 @@ def worded(game: Game, action: dict[str, Any] | None) -> list[Msg]:
         said += [*steps(option), Msg.from_json(option["group_say"])]
     board = adapter.board_view(game)
     said.append(Msg.from_json(board["phase_say"]))
-    said += [Msg.from_json(w) for p in board["players"] for w in p["breakdown_say"].values()]
+    said += [Msg.from_json(c["say"]) for c in board["categories"] if c["say"]]  # the final table's rows
     if board["end_reason_say"]:
         said.append(Msg.from_json(board["end_reason_say"]))
     if action is not None:

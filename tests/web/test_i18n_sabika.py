@@ -208,8 +208,9 @@ def test_a_sabika_rule_error_comes_back_in_german_naming_the_rule_and_the_player
     assert refused.status_code == 422
     error = refused.get_json()["error"]
     names = ["Ana", "Ben"]
-    assert error == f"Zugreihenfolge (L440-452): {names[mover]} ist am Zug, nicht {names[1 - mover]}"
+    # the rule by its name; its rulebook lines are for developers and the CLI, not a phone (issue 25)
+    assert error == f"Zugreihenfolge: {names[mover]} ist am Zug, nicht {names[1 - mover]}"
     assert untranslated(error) == []
     english = client.post(f"/api/games/{created['id']}/actions", json={"action": wrong, "version": view["version"]},
                           headers={"X-CSRF-Token": csrf}).get_json()["error"]
-    assert english == f"turn order (L440-452): it is {names[mover]}'s turn, not {names[1 - mover]}'s"
+    assert english == f"turn order: it is {names[mover]}'s turn, not {names[1 - mover]}'s"

@@ -91,3 +91,18 @@ def test_the_probe_address_is_private_so_connect_sends_nothing_beyond_the_lan() 
     assert ipaddress.ip_address(lan.PROBE_ADDRESS[0]).is_private
     address = lan.lan_address()
     assert address is None or not ipaddress.ip_address(address).is_loopback
+
+
+def test_listening_on_loopback_only_the_link_names_the_address_that_works(table: Table,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``keshi serve --host 127.0.0.1``: no phone can reach the LAN address, so the link keeps the one that
+    works here, and the card says phones cannot join until the companion listens on the Wi-Fi."""
+    monkeypatch.setattr(lan, "lan_address", lambda: "192.168.1.23")
+    monkeypatch.setitem(table.client.application.config, "LISTEN_HOST", "127.0.0.1")
+    page = host_page(table, "http://127.0.0.1:8000")
+    url = join_link(table, "http://127.0.0.1:8000")
+    assert f"Scan to join: {url}" in page and join_qr(url) in page
+    assert "192.168.1.23" not in page
+    assert 'id="lan-off"' in page and "Phones cannot join yet" in page
+    monkeypatch.setitem(table.client.application.config, "LISTEN_HOST", "0.0.0.0")
+    assert 'id="lan-off"' not in host_page(table, "http://127.0.0.1:8000")

@@ -70,7 +70,7 @@ def close_stall(game: Game, eff: Effect) -> None:
                 p.quarters, p.bodyguards = p.quarters - 1, p.bodyguards + 1
         elif place in (2, 3):
             p.add_points("second_place" if place == 2 else "third_place", 1)
-            rewards.append({"k": "reward", "p": seat})
+            rewards.append({"k": "reward", "p": seat, "stall": stall, "place": place})
     tourists: list[Effect] = []
     for space in board.stall_spaces(stall):
         occupant = s.spaces[space]
@@ -118,7 +118,10 @@ def reward(game: Game, eff: Effect) -> None:
         options.append("bodyguard")
     if not options:
         return  # 3 gold coins held and both bodyguards out of the quarters: nothing to take (M6)
-    pick = game.pick(eff, eff["p"], Msg("Take 1 gold coin or 1 bodyguard?"), options)
+    row, column = board.stall_row_col(eff["stall"])
+    asked = Msg("Tied for place {place} at the stall in row {row}, column {column}: take 1 gold coin or 1 bodyguard?",
+                place=eff["place"], row=row + 1, column=column + 1)
+    pick = game.pick(eff, eff["p"], asked, options)
     if pick == "gold":
         p.gold, s.gold_supply = p.gold + 1, s.gold_supply - 1
     else:

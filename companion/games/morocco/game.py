@@ -303,9 +303,8 @@ class Game(EngineGame[GameState, PlayerState]):
         s = self.s
         what = words.DOING[doing]
         if s.phase != phase:
-            raise WrongPhase(Msg("{player} cannot {what} now: the round is in phase {phase}, not {expected}",
-                                 player=self._player_name(seat), what=what, phase=words.phase_word(s.phase),
-                                 expected=words.phase_word(phase)))
+            raise WrongPhase(Msg("{player} cannot {what} now: {now}", player=self._player_name(seat),
+                                 what=what, now=words.due_now(s.phase)))
         if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(s.players)):
             raise NotYourTurn(Msg("there is no player {seat!r} in this {count}-player game", seat=seat,
                                   count=len(s.players)))

@@ -64,6 +64,13 @@ def phase_word(phase: str) -> Msg | str:
     return PHASES.get(phase, phase)
 
 
+def due_now(phase: str) -> Msg:
+    """What the round's ``phase`` asks for now, as a refusal ends with it ("first roll the market die", "the game
+    is over"): player words, never the engine's phase key."""
+    doing = {"roll": "roll", "scout": "scout", "assign": "place"}.get(phase)
+    return Msg("first {doing}", doing=DOING[doing]) if doing else Msg("the game is over")
+
+
 def line_name(line: str) -> Msg:
     """``"row2"`` -> ``"row 2"`` / Reihe 2, ``"column4"`` -> ``"column 4"`` / Spalte 4."""
     n = int(line[-1])

@@ -32,9 +32,16 @@ PLAYERS: tuple[int, int] = (2, 5)
 OPTIONS: list[dict[str, Any]] = [
     {"key": "start_player", "label": Msg("Start player (the one who most recently travelled to Morocco)"),
      "kind": "seat", "help": Msg("Leave it to the companion to draw one.")},
-    {"key": "draws", "label": Msg("Cubes and juice sellers laid out at the table (JSON, optional)"), "kind": "json",
-     "help": Msg('Any of "rows", "columns", "rooftop" (5 cube colours each) and "juice" (6 rows of 6 values); '
-                 "the companion draws the rest. See docs/morocco.md.")},
+    {"key": "draws", "label": Msg("Cubes and juice sellers as laid out at the table (optional)"), "kind": "layout",
+     "help": Msg("Tap what lies on your board: a line left empty is drawn by the companion."),
+     "lines": [
+         {"key": "rows", "label": Msg("Cubes beside market rows 1 to 5"), "cells": 5, "values": "colours"},
+         {"key": "columns", "label": Msg("Cubes below market columns 1 to 5"), "cells": 5, "values": "colours"},
+         {"key": "rooftop", "label": Msg("Cubes on rooftop spaces 1 to 5"), "cells": 5, "values": "colours"},
+         {"key": "juice", "label": Msg("Juice sellers on the stall corners, row by row from the top left"),
+          "cells": 36, "per_row": 6, "values": "juice"}],
+     "values": {"colours": [{"value": c, "label": words.CUBE_NAMES[c]} for c in board.CUBE_COLOURS],
+                "juice": [{"value": v, "label": Msg("{n} VP", n=v)} for v in (2, 3, 4)]}},
 ]
 #: Printed values the engine may ask (remembered per table): the overflow arrow's worth.
 PROFILE: dict[str, tuple[Any, ...]] = dict(PROFILE_OPTIONS)
@@ -195,6 +202,9 @@ def choices(game: Game) -> dict[str, Any]:
             said = Msg("{player}: roll the market die — what does it show?", player=name)
         elif game.phase == "scout":
             said = Msg("{player}: move the rooftop pawn to scout stalls", player=name)
+        elif game.s.placed and game.log and action_to_dict(game.log[-1])["type"] == "pass":
+            said = Msg("{player} passed (no worker can be placed): end the turn, or first spend gold to swap cubes",
+                       player=name)
         elif game.s.placed:
             said = Msg("{player}: spend gold or end the turn", player=name)
         elif game.can_place(int(str(actor))):
@@ -210,6 +220,9 @@ def choices(game: Game) -> dict[str, Any]:
                                   "path_say": [_said(step) for step in _path_say(game, data)]}
         if group in GROUP_SAY:
             option["group_say"] = GROUP_SAY[group].to_json()
+        if data["type"] == "place":  # its stall, tapped on the drawn market (the path's second step)
+            at = words.place(_index(data["space"]))
+            option["at"] = {"row": at["row"], "column": at["column"], "step": 1}
         options.append(option)
     out: dict[str, Any] = {"actor": actor, "prompt": prompt, "options": options}
     if said is not None:
@@ -348,8 +361,6 @@ def board_view(game: Game) -> dict[str, Any]:
         players.append({
             "seat": seat, "name": p.name, "score": p.score,
             "breakdown": {CATEGORIES.get(k, k.replace("_", " ").capitalize()): v for k, v in p.breakdown.items() if v},
-            "breakdown_say": {CATEGORIES[k]: CATEGORY_SAY[k].to_json() for k, v in p.breakdown.items()
-                              if v and k in CATEGORIES},
             "cubes": dict(p.cubes), "gold": p.gold, "assistants": p.assistants, "bodyguards": p.bodyguards,
             "quarters": p.quarters, "tourists": p.tourists, "cousins": p.cousins, "market_tiles": p.market_tiles,
             "juice_tokens": len(p.juice), "juice_points": sum(p.juice) if s.finished else None,
@@ -362,8 +373,17 @@ def board_view(game: Game) -> dict[str, Any]:
         "rows": list(s.rows), "columns": list(s.columns), "rooftop": list(s.rooftop),
         "pawn": s.pawn, "stalls": stalls, "juice": list(s.juice), "gold_supply": s.gold_supply,
         "empty_tiles": s.empty_tiles, "open_stalls": s.open_stalls(), "players": players,
-        "colours": list(board.CUBE_COLOURS),
+        "colours": list(board.CUBE_COLOURS), "categories": _categories(game),
     }
+
+
+def _categories(game: Game) -> list[dict[str, Any]]:
+    """The score categories any family has points in, in the rulebook's order (1st to 3rd places, juice, largest
+    district, gold): the final scoring table's rows, the same order for every family."""
+    used = {k for p in game.s.players for k, v in p.breakdown.items() if v}
+    keys = [k for k in CATEGORIES if k in used] + sorted(used - CATEGORIES.keys())
+    return [{"label": CATEGORIES.get(k, k.replace("_", " ").capitalize()),
+             "say": CATEGORY_SAY[k].to_json() if k in CATEGORIES else None} for k in keys]
 
 
 def _said(message: Msg | str) -> dict[str, Any] | str:

@@ -71,12 +71,11 @@ WAITING = Msg("Waiting")
 #: The setup wizard's Sabika field (docs/sabika.md): the advanced mode's Events.
 OPTIONS: list[dict[str, Any]] = [
     {"key": "advanced", "label": Msg("Mode"), "kind": "choice",
-     "help": Msg("The advanced mode adds 3 Event Tiles (L1120-1186): the companion draws them."),
+     "help": Msg("The advanced mode adds 3 Event Tiles: the companion draws them."),
      "choices": [{"value": False, "label": Msg("Basic game")},
                  {"value": True, "label": Msg("Advanced mode: 3 Events")}]},
     {"key": "yusuf_pp", "label": Msg("Yusuf's start (1 player: the solo mode)"), "kind": "choice",
-     "help": Msg("With 1 player you play against the automa Yusuf (L1187-1489); he starts on 5 PP, or on 10 PP "
-                 "for a harder game (L1486-1487)."),
+     "help": Msg("With 1 player you play against the automa Yusuf; he starts on 5 PP, or on 10 PP for a harder game."),
      "choices": [{"value": 5, "label": Msg("5 PP")}, {"value": 10, "label": Msg("10 PP: harder")}]},
 ]
 #: A broken rule (the service answers 422 with its message, which names the rule and the player).
@@ -462,7 +461,17 @@ def board_view(game: Game) -> dict[str, Any]:
         "displays": _displays(game),
         "players": [_player(game, seat, revealed) for seat in range(len(s.players))],
         "scores": scores(game), "winners": winners(game),
+        "categories": _categories(game),
     }
+
+
+def _categories(game: Game) -> list[dict[str, Any]]:
+    """The score categories any player has points in, in the rulebook's order: the final scoring table's rows
+    (the same order for every player; a player's breakdown names them by ``label``)."""
+    used = {k for p in game.s.players for k, v in p.breakdown.items() if v}
+    keys = [k for k in BREAKDOWN_WORDS if k in used] + sorted(used - BREAKDOWN_WORDS.keys())
+    return [{"label": _english(BREAKDOWN_WORDS.get(k, k.capitalize())),
+             "say": _json(BREAKDOWN_WORDS.get(k, k.capitalize()))} for k in keys]
 
 
 def _layout_known(game: Game) -> bool:

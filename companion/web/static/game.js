@@ -245,20 +245,26 @@
   function screenFinished(box) {
     const players = view.state.players;
     const names = {names: view.winners.join(" & ")};
-    let html = '<h2 id="screen-title">' + esc(t("Final scoring")) + '</h2><p class="winner">★ ' +
+    let html = '<h2 id="screen-title">' + esc(t("Final scoring")) + '</h2><p class="winner" id="winner">★ ' +
       esc(view.winners.length > 1 ? t("{names} share the win", names) : t("{names} wins", names)) + "</p>";
-    html += scoreTable(players.map(function (p) { return p.breakdown; }), players.map(function (p) { return p.score; }));
+    html += scoreTable(players.map(function (p) { return p.breakdown; }), players.map(function (p) { return p.score; }), true);
     box.innerHTML = html + '<p class="muted small">' + esc(t("Ties go to the palace, then the mosque.")) + "</p>";
   }
 
-  // A category × player table of points (``totals`` adds a Total row).
-  function scoreTable(perSeat, totals) {
+  // A category × player table of points (``totals`` adds a Total row); ``final``: the final scoring's own table
+  // (id final-table, each row named by its category, the winners starred in the head).
+  function scoreTable(perSeat, totals, final) {
     const cats = [];
-    perSeat.forEach(function (d) { Object.keys(d || {}).forEach(function (k) { if (cats.indexOf(k) < 0) { cats.push(k); } }); });
-    let html = '<table class="breakdown"><thead><tr><th>' + esc(t("Category")) + "</th>" +
-      view.names.map(function (n, i) { return "<th>" + seatChip(i) + "</th>"; }).join("") + "</tr></thead><tbody>";
+    perSeat.forEach(function (d) {
+      Object.keys(d || {}).forEach(function (k) {  // the final table: the categories anyone scored in
+        if (cats.indexOf(k) < 0 && (!final || perSeat.some(function (e) { return (e || {})[k]; }))) { cats.push(k); }
+      });
+    });
+    let html = '<table class="breakdown' + (final ? ' final-table" id="final-table' : "") + '"><thead><tr><th>' + esc(t("Category")) + "</th>" +
+      view.names.map(function (n, i) {
+        return "<th>" + seatChip(i) + (final && view.winners.indexOf(n) >= 0 ? " ★" : "") + "</th>"; }).join("") + "</tr></thead><tbody>";
     cats.forEach(function (k) {
-      html += "<tr><td>" + esc(category(k)) + "</td>" + perSeat.map(function (d) {
+      html += '<tr data-category="' + esc(k) + '"><td>' + esc(category(k)) + "</td>" + perSeat.map(function (d) {
         return '<td class="n">' + ((d || {})[k] || 0) + "</td>"; }).join("") + "</tr>";
     });
     const total = totals || perSeat.map(function (d) { return sum(d); });
@@ -360,6 +366,7 @@
   }
 
   // Game start: the tower is emptied (or confirmed empty) before the first toss; selecting goes on meanwhile.
+  let checkShown = false;
   function towerCheck(box) {
     const believed = view.tower_check.believed_inside || {};
     const block = document.createElement("div");
@@ -377,6 +384,10 @@
     block.innerHTML = html + '<button type="button" class="big" id="tower-empty">' + esc(t("It is empty: nothing fell out")) + "</button>" +
       '<button type="button" class="secondary" id="tower-found">' + esc(t("Pieces fell out: enter them")) + "</button>";
     box.prepend(block);
+    if (view.phase === "toss" && !checkShown) {  // the check's buttons on screen once, when the toss waits for it
+      checkShown = true;
+      document.getElementById("tower-found").scrollIntoView({block: "nearest"});
+    }
     document.getElementById("tower-empty").addEventListener("click", function () {
       send("/tower/empty", {found: {}}, "#tower-empty");
     });
@@ -393,17 +404,20 @@
       const rolling = Boolean(view.tossing);
       let html = '<h2 id="screen-title">' + esc(t("Toss the tower")) + "</h2><p>" +
         t("Into the tower: {keshis} ({n} keshis)", {keshis: countsChips(view.pieces_in), n: total}) + "</p>";
+      // before the game-start tower check, Toss waits (disabled, saying why): the check above comes first
+      const unchecked = Boolean(view.tower_check && view.tower_check.needed);
       if (mayAct(null)) {
-        html += '<button type="button" class="big" id="toss"' + (rolling ? " disabled" : "") + ">" +
+        html += '<button type="button" class="big" id="toss"' + (rolling || unchecked ? " disabled" : "") + ">" +
           esc(rolling ? t("Tossing… wait for the result") : t("Toss {n} keshis", {n: total})) + "</button>" +
-          (rolling ? "" : '<button type="button" class="secondary" id="by-hand">' + esc(t("Enter what fell out by hand")) + "</button>");
+          (unchecked ? '<p class="muted" id="toss-waits">' + esc(t("Toss comes after the tower check above.")) + "</p>" : "") +
+          (rolling || unchecked ? "" : '<button type="button" class="secondary" id="by-hand">' + esc(t("Enter what fell out by hand")) + "</button>");
       } else {
         html += whoFirst() || '<p class="waiting">' + esc(t("Waiting for the table to toss.")) + "</p>";
       }
       box.innerHTML = html;
       if (correcting && correcting.mode === "hand") { counter(box); return; }
       const toss = document.getElementById("toss");
-      if (toss && !rolling) {
+      if (toss && !rolling && !unchecked) {
         toss.addEventListener("click", function () { send("/toss", {}, "#toss"); });
         document.getElementById("by-hand").addEventListener("click", function () {
           correcting = {mode: "hand", counts: {}};
@@ -758,7 +772,9 @@
     const asked = data.asked && data.action && data.action.type === "answer" ? t("The table answers “{prompt}”: {answer}",
       {prompt: Keshi.sayOr(data.asked.say, data.asked.prompt), answer: KeshiValueEditor.text(data.action.value)}) : null;
     const line = asked || (data.say ? Keshi.say(data.say) : data.action ? actionText(data.action, data.label || fallback) : data.label || fallback);
-    return data.via ? t("{line} (on {device})", {line: line, device: data.via}) : line;  // a shared device's action
+    // a shared device's action; the companion's own screen is named in the language of the request that named
+    // it, so its name is said in this page's language (a name a person gave has no entry and stays as it is)
+    return data.via ? t("{line} (on {device})", {line: line, device: t(data.via)}) : line;
   }
   const addLog = KeshiLive.logList(40);
 

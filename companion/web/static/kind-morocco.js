@@ -19,14 +19,14 @@
     return '<span class="mor-cube" title="' + esc(cubeName(colour)) + '"><i style="background:' + (CUBES[colour] || "#666") +
       '"></i>' + (count !== undefined ? "<b>" + count + "</b> " : "") + esc(cubeName(colour)) + "</span>";
   }
-  function family(p, names, mine) {
+  function family(p, names, mine, categories) {
     const cubes = Object.keys(p.cubes).filter(function (c) { return p.cubes[c] > 0; })
       .map(function (c) { return cube(c, p.cubes[c]); }).join(" ") || '<span class="muted">' + esc(t("no cubes")) + "</span>";
     const juice = p.juice_points === null ? t("{n} juice seller(s) (face down)", {n: p.juice_tokens}) :
       t("{n} juice seller(s) = {points} VP", {n: p.juice_tokens, points: p.juice_points});
-    const words = p.breakdown_say || {};
-    const breakdown = Object.keys(p.breakdown).map(function (k) {
-      return esc(Keshi.sayOr(words[k], k)) + " " + p.breakdown[k]; }).join(" · ");
+    // the parts in the board's category order (the same for every family; the final scoring table's rows)
+    const breakdown = (categories || []).filter(function (c) { return p.breakdown[c.label]; }).map(function (c) {
+      return esc(Keshi.sayOr(c.say, c.label)) + " " + p.breakdown[c.label]; }).join(" · ");
     return '<div class="mor-family' + (mine ? " mine" : "") + '" data-seat="' + p.seat + '" style="border-color:' +
       window.KeshiSeatColour(p.seat) + '"><h3>' + esc(p.name) + (mine ? " " + esc(t("(you)")) : "") + (p.start ? " · " + esc(t("start player")) : "") +
       ' <span class="mor-score" data-score="' + p.score + '">' + esc(t("{n} VP", {n: p.score})) + "</span></h3>" +
@@ -78,11 +78,45 @@
     return '<p class="mor-rooftop">' + esc(t("Rooftop:")) + " " + (board.pawn === 0 ? '<span class="mor-roof pawn">' + esc(t("centre")) + " ♟</span>" : "") + spaces + "</p>";
   }
 
+  // The market to choose a stall on: each stall the worker may go to is a button (named "Row 2, column 4" like
+  // the step it takes) showing its cost, the row's and the column's cube, and how full it is; the acting
+  // family's own cubes above it, so the cost is read beside what they hold.
+  function pickOnBoard(board, actor, picks) {
+    const p = board.players[actor] || {cubes: {}};
+    const own = Object.keys(p.cubes).filter(function (c) { return p.cubes[c] > 0; })
+      .map(function (c) { return cube(c, p.cubes[c]); }).join(" ") || esc(t("no cubes"));
+    const at = {};
+    picks.forEach(function (pick) { at[pick.row + "," + pick.column] = pick; });
+    let html = '<p class="mor-own" id="own-cubes">' + esc(t("Your cubes:")) + " " + own + "</p>" +
+      '<p class="small muted">' + esc(t("Tap a stall: it costs the cube of its row and the cube of its column (a tourist or cousins: one cube more).")) + "</p>" +
+      '<div class="mor-pick" id="stall-picker"><span></span>';
+    board.columns.forEach(function (c, i) { html += '<span class="mor-edge"><i style="background:' + CUBES[c] + '"></i>' + (i + 1) + "</span>"; });
+    for (let r = 1; r <= 5; r += 1) {
+      html += '<span class="mor-edge"><i style="background:' + CUBES[board.rows[r - 1]] + '"></i>' + r + "</span>";
+      for (let col = 1; col <= 5; col += 1) {
+        const s = board.stalls[(r - 1) * 5 + col - 1];
+        const pick = at[r + "," + col];
+        if (!pick) {
+          html += '<span class="mor-pick-off' + (s.tile !== null ? " closed" : "") + '"></span>';
+          continue;
+        }
+        const full = s.spaces.filter(Boolean).length;
+        html += '<button type="button" class="tg-board-step mor-pick-stall" data-step="' + pick.step + '" data-row="' + r +
+          '" data-column="' + col + '" aria-label="' + esc(pick.label) + '" title="' + esc(pick.label) + '">' +
+          '<span class="mor-cost">' + s.cost.map(function (c) { return '<i style="background:' + CUBES[c] + '" title="' +
+            esc(cubeName(c)) + '"></i>'; }).join("") + "</span>" +
+          '<span class="mor-full">' + esc(t("{n}/4", {n: full})) + "</span></button>";
+      }
+    }
+    return html + "</div>";
+  }
+
   window.KeshiKinds = window.KeshiKinds || {};
   window.KeshiKinds.morocco = {
+    pickOnBoard: pickOnBoard,
     render: function (el, board, names, mySeat) {
       const order = board.players.slice().sort(function (a, b) { return (b.seat === mySeat) - (a.seat === mySeat); });
-      el.innerHTML = '<div class="mor-families">' + order.map(function (p) { return family(p, names, p.seat === mySeat); }).join("") + "</div>" +
+      el.innerHTML = '<div class="mor-families">' + order.map(function (p) { return family(p, names, p.seat === mySeat, board.categories); }).join("") + "</div>" +
         rooftop(board) + market(board, names) +
         '<p class="small muted">' + esc(t("{open} stalls open · gold coins in the supply {gold} · empty stall tiles {empty}",
           {open: board.open_stalls, gold: board.gold_supply, empty: board.empty_tiles})) +

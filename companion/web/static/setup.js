@@ -90,8 +90,48 @@
             (j === 0 ? " checked" : "") + "> " + Keshi.esc(c.label) + "</label>";
         }).join("") + help + "</fieldset>";
       }
+      if (o.kind === "layout") { return layoutField(o, i, help); }
       return '<label class="field">' + Keshi.esc(o.label) + ' <textarea rows="3" data-option="' + i + '"></textarea>' + help + "</label>";
     }).join("");
+  }
+  // A layout laid out at the table (Morocco's cubes and juice sellers): a line of cells per part of the board,
+  // each a tap-to-pick menu ("not entered" first); a line left empty is the companion's to draw.
+  function layoutField(o, i, help) {
+    return '<fieldset class="layout" data-option="' + i + '"><legend>' + Keshi.esc(o.label) + "</legend>" + help +
+      o.lines.map(function (line) {
+        const values = o.values[line.values];
+        const cell = function (n) {
+          return '<select class="layout-cell" data-line="' + Keshi.esc(line.key) + '" aria-label="' +
+            Keshi.esc(line.label + " · " + (n + 1)) + '"><option value="">–</option>' + values.map(function (v, j) {
+              return '<option value="' + j + '">' + Keshi.esc(v.label) + "</option>"; }).join("") + "</select>";
+        };
+        let cells = "";
+        for (let n = 0; n < line.cells; n += 1) { cells += cell(n); }
+        return '<div class="layout-line"><p class="layout-label">' + Keshi.esc(line.label) + '</p><div class="layout-cells' +
+          (line.per_row ? " grid-" + line.per_row : "") + '">' + cells + "</div></div>";
+      }).join("") + "</fieldset>";
+  }
+  // The layout's lines that were entered whole ({rows: [...], juice: [[...] x6]}); a line entered in part is
+  // refused in player words, naming it.
+  function layoutValue(o, i) {
+    const out = {};
+    o.lines.forEach(function (line) {
+      const values = o.values[line.values];
+      const picked = Array.from(document.querySelectorAll('fieldset[data-option="' + i + '"] select[data-line="' + line.key + '"]'))
+        .map(function (select) { return select.value === "" ? null : values[Number(select.value)].value; });
+      const entered = picked.filter(function (v) { return v !== null; }).length;
+      if (!entered) { return; }
+      if (entered < picked.length) {
+        const error = new Error(t("{line}: {n} of {total} entered. Enter all of them, or none to let the companion draw them.",
+          {line: line.label, n: entered, total: picked.length}));
+        error.player = true;
+        throw error;
+      }
+      if (!line.per_row) { out[line.key] = picked; return; }
+      out[line.key] = [];
+      for (let r = 0; r < picked.length; r += line.per_row) { out[line.key].push(picked.slice(r, r + line.per_row)); }
+    });
+    return Object.keys(out).length ? out : null;
   }
   function gameOptions() {
     const g = game();
@@ -103,6 +143,9 @@
       } else if (o.kind === "choice") {
         const picked = document.querySelector('input[data-option="' + i + '"]:checked');
         if (picked) { out[o.key] = o.choices[Number(picked.value)].value; }
+      } else if (o.kind === "layout") {
+        const layout = layoutValue(o, i);
+        if (layout) { out[o.key] = layout; }
       } else {
         const text = document.querySelector('textarea[data-option="' + i + '"]').value.trim();
         if (text) { out[o.key] = JSON.parse(text); }
@@ -167,7 +210,7 @@
       }
     }
     if ((name === "draws" && document.querySelector('input[name="draws"]:checked').value === "table") || name === "options") {
-      try { form(); } catch (e) { return t("The draws are not valid JSON: {problem}", {problem: e.message}); }
+      try { form(); } catch (e) { return e.player ? e.message : t("The draws are not valid JSON: {problem}", {problem: e.message}); }
     }
     return "";
   }

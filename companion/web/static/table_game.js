@@ -152,7 +152,7 @@
     const title = document.getElementById("screen-title");
     if (view.finished) {
       title.textContent = t("Final scoring");
-      box.innerHTML = winnerLine();
+      box.innerHTML = winnerLine() + finalTable();
       return;
     }
     if (!mayAct(actor)) {
@@ -166,13 +166,16 @@
     title.textContent = actor === "table" ? t("Question for the table") :
       (role() === "all" ? t("{player}'s turn", {player: nameOf(actor)}) : t("Your turn, {name}", {name: nameOf(actor)}));
     const steps = nextSteps();
+    const onBoard = boardSteps(steps);
     let html = "";
     if (trail.length) {
       html += '<p class="tg-trail">' + trail.map(esc).join(" › ") + "</p>";
     }
+    if (onBoard) { html += onBoard.html; }
     let group = null;
     html += '<div class="tg-options">';
     steps.forEach(function (s, i) {
+      if (onBoard && onBoard.covered.indexOf(i) >= 0) { return; }
       if (!trail.length && s.group !== group && steps.some(function (t) { return t.group !== s.group; })) {
         group = s.group;
         html += '<h3 class="tg-group">' + esc(group) + "</h3>";
@@ -183,7 +186,7 @@
     html += "</div>";
     if (trail.length) { html += '<button type="button" class="secondary tg-back" id="back">' + esc(t("Back")) + "</button>"; }
     box.innerHTML = html;
-    box.querySelectorAll("button.tg-step").forEach(function (b) {
+    box.querySelectorAll("button.tg-step, button.tg-board-step").forEach(function (b) {
       b.addEventListener("click", function () {
         const s = steps[Number(b.dataset.step)];
         if (s.leaf) { send("/actions", {action: s.leaf.action}); return; }
@@ -195,8 +198,52 @@
     const back = document.getElementById("back");
     if (back) { back.addEventListener("click", function () { trail = []; message = null; render(); }); }
   }
+  // Steps that are places on the game's board (an option's ``at``: the row and column it chooses at this step),
+  // drawn by the game's kind as the board itself to tap (Morocco's market), in place of a list of buttons.
+  function boardSteps(steps) {
+    const drawer = (window.KeshiKinds || {})[kind];
+    if (!drawer || !drawer.pickOnBoard) { return null; }
+    const picks = [];
+    steps.forEach(function (s, i) {
+      const options = (s.leaf ? [s.leaf] : []).concat(under(trail.concat([s.step])));
+      const at = options.length ? options[0].at : null;
+      const same = at && options.every(function (o) {
+        return o.at && o.at.step === trail.length && o.at.row === at.row && o.at.column === at.column;
+      });
+      if (same && at.step === trail.length) { picks.push({step: i, row: at.row, column: at.column, label: s.step}); }
+    });
+    if (!picks.length) { return null; }
+    return {html: drawer.pickOnBoard(view.board, view.choices.actor, picks),
+      covered: picks.map(function (p) { return p.step; })};
+  }
   function winnerLine() {
     return view.winners.length ? '<p class="winner" id="winner">★ ' + esc(winText()) + "</p>" : "";
+  }
+  // The final scoring: one row per category (the board's ``categories``, in the rulebook's order, the same for
+  // every player), one column per player, the totals last; nothing folded away.
+  function finalTable() {
+    const board = view.board || {};
+    const players = board.players || [];
+    if (!players.length) { return ""; }
+    const parts = players.map(function (p) {
+      if (!Array.isArray(p.breakdown)) { return p.breakdown || {}; }
+      const map = {};
+      p.breakdown.forEach(function (b) { map[b.label] = b.points; });
+      return map;
+    });
+    const head = "<tr><th>" + esc(t("Category")) + "</th>" + players.map(function (p) {
+      return '<th class="n" data-seat="' + p.seat + '">' + seatChip(p.seat) + (view.winners.indexOf(p.seat) >= 0 ? " ★" : "") + "</th>";
+    }).join("") + "</tr>";
+    const rows = (board.categories || []).map(function (c) {
+      return '<tr data-category="' + esc(c.label) + '"><td>' + esc(Keshi.sayOr(c.say, c.label)) + "</td>" + parts.map(function (m) {
+        return '<td class="n">' + (m[c.label] || 0) + "</td>";
+      }).join("") + "</tr>";
+    }).join("");
+    const total = '<tr class="total"><td>' + esc(t("Total")) + "</td>" + players.map(function (p) {
+      return '<td class="n" data-seat="' + p.seat + '">' + p.score + "</td>";
+    }).join("") + "</tr>";
+    return '<div class="final-wrap"><table class="breakdown final-table" id="final-table"><thead>' + head + "</thead><tbody>" +
+      rows + total + "</tbody></table></div>";
   }
   function winText() {
     const names = {names: view.winners.map(nameOf).join(t(" and "))};
@@ -278,7 +325,7 @@
   // Undo button's action as messages too (``undo.label_say``), so they quote the line in this language.
   function logText(data) {
     const line = Keshi.sayOr(data.say, data.label) || "";
-    return data.via ? t("{line} (on {device})", {line: line, device: data.via}) : line;  // a shared device's action
+    return data.via ? t("{line} (on {device})", {line: line, device: t(data.via)}) : line;  // a shared device's action
   }
   function undoWhat() { return Keshi.sayOr(view.undo.label_say, view.undo.label); }
   const addLog = KeshiLive.logList(60);
