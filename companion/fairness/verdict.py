@@ -89,7 +89,8 @@ class LayerResult(Protocol):
 class StageVerdict:
     """One question's answer: ``verdict`` (one of ``VERDICTS``) and the sentence people read.
 
-    ``layer``, ``power`` and ``check`` are the power quoted (at the latest check of that layer);
+    ``layer``, ``power`` and ``check`` are the power quoted and its check (the check that answered the
+    question once it is answered, else the latest check of that layer);
     ``promised_tosses`` / ``tosses_needed`` the check where it should reach 80 % and how far that is;
     ``flagged`` the colours a flag concerning this question names. ``sentence`` is English (the CLI,
     the JSON); ``sentence_say`` the same sentence as a message the web page renders in its language.
@@ -209,7 +210,8 @@ def _stage(name: str, kinds: tuple[str, ...], layers: Mapping[str, LayerResult],
     def answer(verdict: str, sentence: Msg) -> StageVerdict:
         return StageVerdict(
             name, kinds, verdict, sentence.english(), layer_name,
-            None if stage is None else stage.power_now, check,
+            None if stage is None else stage.power_now,
+            stage.answered_at if stage is not None and stage.enough and stage.answered_at else check,
             None if stage is None else stage.promised_tosses,
             None if stage is None else stage.tosses_needed,
             None if stage is None else stage.power_at_promise, flagged, sentence,

@@ -308,9 +308,12 @@ def marrakesh_game(phone: Phone, table: HttpTable, game: dict[str, Any]) -> None
 
 def other_pages(phone: Phone, table: HttpTable) -> None:
     page = phone.page
-    phone.open("/profile", "board-profile", ".pf-missing summary")
-    page.locator(".pf-missing summary").click()
-    for value in (page.locator(".pf-missing .pf-open").first,  # a value nobody entered yet: its steppers
+    phone.open("/profile", "board-profile", ".pf-component[open]")  # the boards open while values are missing
+    unknown = page.locator(".pf-component[open] .pf-entry", has=page.locator(".pf-value", has_text="—"))
+    tiles = page.locator(".pf-component[data-component='tiles']")
+    if tiles.get_attribute("open") is None:  # the tiles open once the boards are known, or by a tap
+        tiles.locator("summary").click()
+    for value in (unknown.first.locator(".pf-open"),  # a value nobody entered yet: its steppers
                   page.locator(".pf-open", has_text="Oase 5: Farbe")):  # a colour: a button per colour name
         value.click()
         expect(value.locator("xpath=..").locator(".pf-edit")).to_be_visible()

@@ -26,7 +26,7 @@ from companion import COLOURS
 from companion.fairness.load import load_tosses
 from companion.fairness.render import render
 from companion.fairness.report import BIAS, NO_BIAS, NOT_ENOUGH, FairnessReport, build_report
-from companion.fairness.sequential import TARGET_POWER
+from companion.fairness.sequential import TARGET_POWER, look_points
 from companion.fairness.simulate import PLAYER_COUNTS, ROUNDS_PER_SEASON, SEASONS, table_toss
 from companion.fairness.two_rate import cells, fit_two_rate
 from companion.fairness.verdict import format_percent
@@ -125,9 +125,12 @@ def test_at_6000_tosses_the_first_stage_has_arrived_and_the_second_names_its_che
     ), report.headline
     html = render(report, "html")
     assert all(stage.sentence in html for stage in report.stages.values())
-    promised = _report(tmp_path, records[:held.promised_tosses])
+    # the answer arrives at the promised check or, the estimate having wobbled, at the next one (kept_word)
+    next_check = next(look for look in look_points(len(records)) if look > held.promised_tosses)
+    promised = _report(tmp_path, records[:next_check])
     stuck = promised.stages["held_pieces"]
-    assert stuck.verdict == NO_BIAS and promised.verdict == NO_BIAS and stuck.check == held.promised_tosses
+    assert stuck.verdict == NO_BIAS and promised.verdict == NO_BIAS
+    assert stuck.check in (held.promised_tosses, next_check)
     assert stuck.power is not None and stuck.power >= TARGET_POWER
     assert ("No colour bias detected in how often keshis already inside stay stuck (a 10-point bias would have "
             f"been caught with {format_percent(stuck.power)} at the check after {stuck.check:,} tosses).") \
