@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from vision.calibrate import Calibration, calibrate_folder
-from vision.synthetic import default_calibration
+from vision.sources import write_image
+from vision.synthetic import calibration_set, default_calibration
 
 SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "keshi-sample"
 if not SAMPLE.is_dir():
@@ -30,3 +31,16 @@ def sample_calibration(sample_dir: Path) -> Calibration:
 def synthetic_calibration() -> Calibration:
     calibration: Calibration = default_calibration()
     return calibration
+
+
+@pytest.fixture(scope="session")
+def cal_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A calibration folder of the simulated tower, as ``keshi vision calibrate`` expects it (tests that
+    change it work on a copy)."""
+    folder = tmp_path_factory.mktemp("cal")
+    empty, frames = calibration_set()
+    write_image(folder / "empty.png", empty)
+    for colour, shots in frames.items():
+        for n, frame in enumerate(shots, start=1):
+            write_image(folder / f"{colour}-{n}.png", frame)
+    return folder

@@ -16,19 +16,7 @@ from vision.calibrate import Calibration
 from vision.detect import Detector
 from vision.errors import CalibrationError, FrameError
 from vision.sources import write_image
-from vision.synthetic import calibration_set, render_scene
-
-
-@pytest.fixture(scope="module")
-def cal_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A calibration folder of the simulated tower, as ``keshi vision calibrate`` expects it."""
-    folder = tmp_path_factory.mktemp("cal")
-    empty, frames = calibration_set()
-    write_image(folder / "empty.png", empty)
-    for colour, shots in frames.items():
-        for n, frame in enumerate(shots, start=1):
-            write_image(folder / f"{colour}-{n}.png", frame)
-    return folder
+from vision.synthetic import render_scene
 
 
 @pytest.fixture(scope="module")

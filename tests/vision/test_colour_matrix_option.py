@@ -13,22 +13,10 @@ from companion.cli import main
 from vision import colour_matrix
 from vision.calibrate import Calibration
 from vision.errors import CalibrationError
-from vision.sources import write_image
-from vision.synthetic import calibration_set
 
 #: A plausible camera matrix (an IMX219-like tuning): rows sum to 1.
 CAMERA = [[1.8, -0.6, -0.2], [-0.35, 1.6, -0.25], [-0.05, -0.55, 1.6]]
 
-
-@pytest.fixture(scope="module")
-def cal_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A calibration folder of the simulated tower, one frame per colour."""
-    folder = tmp_path_factory.mktemp("cal")
-    empty, frames = calibration_set()
-    write_image(folder / "empty.png", empty)
-    for colour, shots in frames.items():
-        write_image(folder / f"{colour}.png", shots[0])
-    return folder
 
 
 def write(path: Path, data: object) -> Path:
