@@ -1,8 +1,9 @@
 """Effect handlers: every Main, Secondary and Bonus action, resources, and the end of a round.
 
 An effect is a small dict (``{"k": "export", "p": 2}``) on ``Game.s.stack``. Its handler asks the
-player's decisions with ``g.pick`` first (the handler re-runs after each answer) and changes the
-state only after its last decision, then pushes follow-up effects. Option labels are player words.
+player's decisions with ``g.pick`` first (the handler re-runs after each answer) and reads the
+printed values it needs (a lazy game pauses there to ask one), and changes the state only after its
+last decision and its last printed value, then pushes follow-up effects. Option labels are player words.
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ def h_carve(g: Game, eff: Effect) -> None:
     prompt = Msg("{player} puts which Materials on the Poem Carving Scaffold?", player=p.name)
     used = sets[g.pick(eff, seat, prompt, list(sets))]
     cost = rules.poem_cost(p, colour, g.event())
+    red = list(s.profile[f"minor_poem.{which}.red"]) if colour == "red" else []  # read first (``Game._unknown``)
     use_materials(g, p, used, "poems", per_material=1 if scaffold else 0)
     follow: list[Effect] = [{"k": "pay", "p": seat, "n": cost, "why": "the Poem"}]
     if colour == "grey":
@@ -49,7 +50,7 @@ def h_carve(g: Game, eff: Effect) -> None:
             p.blue_poems.append(m)
         else:
             p.red_poems.append(m)
-            follow.append({"k": "gain", "p": seat, "icons": list(s.profile[f"minor_poem.{m}.red"]), "src": "poems"})
+            follow.append({"k": "gain", "p": seat, "icons": red, "src": "poems"})
     g.push(*follow)
 
 

@@ -309,16 +309,15 @@ def finish_board_setup(g: Game) -> None:
             ring, square = str(s.profile[f"sultan.{n}p.{k}"]).split()
             s.sultan_workers.append([ring, int(square)])
     if n == 2 and not lazy(s):  # a lazy game removes them when Era II begins (``round_end.h_narrator``)
-        remove_two_player_tiles(s)
+        remove_two_player_tiles(s, s.profile["major.II.two_player_removed"])
     assert len(s.poem_display) == MINOR_POEM_DISPLAY[n]
     s.phase = "start_tiles"
     if solo.is_solo(s):
         g.push({"k": "yusuf_setup"})
 
 
-def remove_two_player_tiles(s: GameState) -> None:
-    """The Era II Major Construction Tiles marked for removal in 2-player games leave (L64-92)."""
-    removed = set(s.profile["major.II.two_player_removed"])
+def remove_two_player_tiles(s: GameState, removed: list[int]) -> None:
+    """The Era II Major Construction Tiles marked for removal in 2-player games (``removed``) leave (L64-92)."""
     s.major_tiles["II"] = [t for t in s.major_tiles["II"] if t not in removed]
 
 
@@ -330,20 +329,21 @@ def start_tiles_step(g: Game) -> None:
         if p.start_tile is None and not solo.is_yusuf(s, seat):
             g.push({"k": "start_tile", "p": seat})
             return
-    s.start_player = (solo.YUSUF if alone  # Yusuf starts the first round (L1224-1226)
-                      else max(range(len(s.players)), key=lambda i: s.players[i].start_tile or 0))
-    order = s.order()
+    start = (solo.YUSUF if alone  # Yusuf starts the first round (L1224-1226)
+             else max(range(len(s.players)), key=lambda i: s.players[i].start_tile or 0))
+    order = s.order(start)
+    printed = [(seat, int(s.profile[f"start_dinars.{pos}"]),  # read before anything changes (``Game._unknown``)
+                list(s.profile[f"start_tile.{s.players[seat].start_tile}.bonus"]))
+               for pos, seat in enumerate(order, start=1)
+               if not solo.is_yusuf(s, seat)]  # Yusuf: no Dinars, no Starting Tile (L1216-1226)
+    s.start_player = start
     for pos, seat in enumerate(reversed(order)):  # the starting player's Paria token on top of the pile
         s.players[seat].paria_stamp = pos + 1
     s.stamp = len(order)
     effects: list[dict[str, Any]] = []
-    for pos, seat in enumerate(order, start=1):
-        p = s.players[seat]
-        if solo.is_yusuf(s, seat):  # no Dinars, no Starting Tile (L1216-1226)
-            continue
-        p.dinars += int(s.profile[f"start_dinars.{pos}"])
-        effects.append({"k": "gain", "p": seat, "icons": list(s.profile[f"start_tile.{p.start_tile}.bonus"]),
-                        "src": "start"})
+    for seat, dinars, icons in printed:
+        s.players[seat].dinars += dinars
+        effects.append({"k": "gain", "p": seat, "icons": icons, "src": "start"})
     s.phase = "actions"
     s.turn = s.start_player
     g.push(*effects)

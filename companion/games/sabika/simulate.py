@@ -52,15 +52,17 @@ def table_setup(players: int, seed: int) -> dict[str, Any]:
 
 
 def play_random_game(players: int, seed: int, *, names: Sequence[str] | None = None,
-                     max_actions: int = 50_000, advanced: bool = False, table_draws: bool = False) -> Game:
+                     max_actions: int = 50_000, advanced: bool = False, table_draws: bool = False,
+                     when_needed: bool = False) -> Game:
     """Play a whole random legal game with ``players`` seats from ``seed`` (``advanced``: with 3 Events;
-    1 player: the solo mode against Yusuf)."""
+    1 player: the solo mode against Yusuf; ``when_needed``: printed values asked as play needs them, as
+    a new dashboard game does)."""
     rng = random.Random(seed)
     seats = tuple(names) if names is not None else DEFAULT_NAMES[:players]
     seed_setup = rng.randrange(2**32)
     draws = table_setup(players, seed_setup) if table_draws else {}
     game = Game.new(SetupOptions(players=seats, seed=seed_setup, advanced=advanced, table_draws=table_draws,
-                                 draws=draws, solo=players == 1))
+                                 draws=draws, solo=players == 1, when_needed=when_needed))
     for _ in range(max_actions):
         if game.finished:
             return game

@@ -248,9 +248,10 @@ def h_yusuf_major_construction(g: Game, eff: Effect) -> None:
         return
     wanted = desired_types(s, "major")
     tile = next((t for t in tiles if s.profile[f"major.{era}.{t}.type"] in wanted), tiles[0])
+    favour = min(y.favour + 1, int(s.profile["favour.length"]))  # read before anything changes (``Game._unknown``)
     s.major_tiles[era].remove(tile)
     y.major_tiles.append(f"{era}-{tile}")
-    y.favour = min(y.favour + 1, int(s.profile["favour.length"]))
+    y.favour = favour
 
 
 @handler

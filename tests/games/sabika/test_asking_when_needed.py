@@ -7,6 +7,7 @@ from its start, so nothing may happen twice).
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ from companion.games.sabika import Answer, Game, Rest, SetupOptions, Work
 from companion.games.sabika import log as sabika_log
 from companion.games.sabika.actions import Action
 
-SAVED = Path(__file__).parent / "data" / "saved-before-asking-when-needed.jsonl"
+DATA = Path(__file__).parent / "data"
+SAVED = DATA / "saved-before-asking-when-needed.jsonl"
 """A game written by the engine before lazy asking (commit e1258ea): its setup has no ``asks``."""
 
 
@@ -54,6 +56,16 @@ def test_an_old_saved_game_loads_and_replays_unchanged() -> None:
     asked = [action.key for action in game.log[:first_move] if isinstance(action, Answer)]
     assert "rondel.small.outer.1.action" in asked  # it asked the whole Rondel at setup, as it did when saved
     assert len(asked) > 150
+
+
+@pytest.mark.parametrize("name", ["2p", "solo"])
+def test_a_game_saved_asking_when_needed_replays_to_the_same_end(name: str) -> None:
+    """Whole random games saved by the engine of commit 1dea28c (``asks``: "when needed", the bag and the
+    Secondary squares asked at setup), with the final state that engine reached."""
+    game = sabika_log.read_log((DATA / f"saved-asking-when-needed-{name}.jsonl").read_text(encoding="utf-8"), name)
+    final = json.loads((DATA / f"saved-asking-when-needed-{name}.final.json").read_text(encoding="utf-8"))
+    assert game.s.setup["asks"] == "when needed"
+    assert json.loads(json.dumps(game.to_dict(), sort_keys=True)) == final
 
 
 def test_a_new_table_game_asks_only_what_setup_uses_before_the_first_move() -> None:
