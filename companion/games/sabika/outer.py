@@ -48,6 +48,7 @@ def h_quarry(g: Game, eff: Effect) -> None:
 @handler
 def h_quarry_extra(g: Game, eff: Effect) -> None:
     p = g.s.players[eff["p"]]
+    rules.set_out_tokens(g)
     options = {Said(ITEM_SAY[m]): {"k": "item", "p": eff["p"], "kind": m}
                for m in g.s.profile.get(f"minor_poem.{eff['m']}.quarry_materials", [])}
     if any(t is not None for t in g.s.raw_spots):  # a Raw Material on the Rondel
@@ -125,6 +126,7 @@ def h_transactions(g: Game, eff: Effect) -> None:
     seat, p = eff["p"], g.s.players[eff["p"]]
     if eff["n"] <= 0:
         return
+    rules.set_out_tokens(g)  # buying a Raw Material needs one on the Rondel
     options = market_options(g, p)
     options[Said(Msg("no more transactions"))] = ("stop", "")
     kind, what = options[g.pick(eff, seat, Msg("{player}'s transaction ({n} left):", player=p.name, n=eff["n"]),

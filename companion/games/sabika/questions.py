@@ -98,25 +98,57 @@ def _bonus(key: str, what: Msg) -> Spec:
 
 
 LAZY = "when needed"
-"""``setup["asks"]`` of a game that asks each printed value when play first needs it (every new game);
-a stored setup without it (games saved before) asks them all at setup and after each reveal, as it did."""
+"""``setup["asks"]`` of a game that asks each printed value when play first needs it, except the Rondel's
+tokens (games saved on 2026-11-26); a stored setup without ``asks`` (games saved before) asks them all at
+setup and after each reveal, as it did."""
+
+LAZY_TOKENS = "when needed, tokens too"
+"""``setup["asks"]`` of every new game: as ``LAZY``, and the Rondel's tokens too (``tokens_later``);
+a blue Minor Poem's permanent side is asked when the Poem is carved (``reads_carved_poems``)."""
 
 
 def lazy(s: GameState) -> bool:
-    """Whether the game asks printed values when play first needs them (``LAZY``)."""
-    return s.setup.get("asks") == LAZY
+    """Whether the game asks printed values when play first needs them (``LAZY`` or ``LAZY_TOKENS``)."""
+    return s.setup.get("asks") in (LAZY, LAZY_TOKENS)
+
+
+TOKEN_KEYS = ("raw_spots", "marble_spots")
+"""Per board side, ``rondel.<side>.<key>``: how many Raw Material and Marble squares the Rondel has."""
+
+
+def token_keys(s: GameState) -> list[str]:
+    """The printed values setting out the Rondel's tokens needs: the Secondary square counts and the bag."""
+    return [*(f"rondel.{side(len(s.players))}.{key}" for key in TOKEN_KEYS), "bag.tokens_per_type"]
+
+
+def reads_carved_poems(s: GameState) -> bool:
+    """Whether carving a blue Minor Poem reads its permanent side (asked if not known): every new game
+    (``LAZY_TOKENS``). A game saved as ``LAZY`` never asked it and keeps playing such a Poem as it did
+    (without an effect unless ``SHIPPED`` gives one), so that its log replays unchanged."""
+    return s.setup.get("asks") == LAZY_TOKENS
+
+
+def tokens_later(s: GameState) -> bool:
+    """Whether the companion sets out the Rondel's tokens (a Raw Material drawn from the bag for each Raw
+    Material square, a Marble on each Marble square, L64-73) only when play first reaches one, asking
+    then how many squares there are and what the bag holds (``LAZY_TOKENS``; at setup if the table gave
+    them ahead). Until then every such square still holds its token: nobody has taken one. A table
+    entering its draws says what it drew at setup, so its tokens are set out there.
+    """
+    return reads_carved_poems(s) and not s.setup.get("table_draws")
 
 
 def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
     """The board-side layout and the printed track values (asked before setup finishes).
 
-    A lazy game asks at setup only what setup itself uses (ring sizes, how many Secondary squares,
-    Sultan's Workers, the bag); the rest is asked when play reads it (``printed_question``).
-    ``every``: all of them (to find one by its key).
+    A lazy game asks at setup only what setup itself uses (ring sizes, Sultan's Workers, and unless the
+    tokens come later (``tokens_later``) how many Secondary squares and the bag); the rest is asked
+    when play reads it (``printed_question``). ``every``: all of them (to find one by its key).
     """
     prof, n = s.profile, len(s.players)
     sd = side(n)
     later = lazy(s) and not every
+    tokens = not (tokens_later(s) and not every)
     for ring in RINGS:
         size_key = f"rondel.{sd}.{ring}.size"
         yield (size_key, Msg("How many squares does the {ring} have ({side} board side)?", ring=RING_SAY[ring],
@@ -134,6 +166,8 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
                        Msg("Is square {n} of the {ring} marked for 4 players only (covered by a Cancellation "
                            "Tile in 3-player games)?", n=sq, ring=RING_SAY[ring]), YES_NO, False, None)
     for kind, (inner_ring, outer_ring) in (("raw", ("outer", "middle")), ("marble", ("middle", "inner"))):
+        if not tokens:
+            break
         count_key = f"rondel.{sd}.{kind}_spots"
         what = SPOT_SAY[kind]
         yield (count_key, Msg("How many {what} Secondary Action squares lie between the {first} and the {second}?",
@@ -157,8 +191,9 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
         for k in range(1, int(prof[count_key]) + 1):
             yield (f"sultan.{n}p.{k}", Msg("On which square does Sultan's Worker {k} start ({n} players)?", k=k, n=n),
                    spots, False, None)
-    yield ("bag.tokens_per_type", Msg("How many Raw Material/Goods tokens of each type are in the bag?"),
-           list(range(3, 16)), False, None)
+    if tokens:
+        yield ("bag.tokens_per_type", Msg("How many Raw Material/Goods tokens of each type are in the bag?"),
+               list(range(3, 16)), False, None)
     if later:  # starting Dinars: when they are paid (not Yusuf's, L1216-1226); 2-player tiles: at Era II
         return
     for space in range(2, 6):

@@ -18,7 +18,7 @@ from companion.games.sabika import routes
 from companion.games.sabika.components import BUILDING_TYPES, CITIES, WORKER_RING, WORKERS
 from companion.games.sabika.handlers import Effect, gain_parias, handler
 from companion.games.sabika.questions import YES_NO, question
-from companion.games.sabika.rules import storehouse_side
+from companion.games.sabika.rules import set_out_tokens, storehouse_side
 from companion.games.sabika.say import RING_SAY, Said
 from companion.games.sabika.scoring import metric
 from companion.games.sabika.solo import HUMAN, YUSUF
@@ -202,8 +202,8 @@ def h_yusuf_resolve(g: Game, eff: Effect) -> None:
     key = f"yusuf.{deck}.{card}"
     square = int(prof[f"{key}.square"])
     worker = which_worker(g, deck, square)
-    if worker is not None and prof[f"{key}.discard"] == "yes":
-        g.layout.spots_at(WORKER_RING[worker], square)  # a lazy game asks the links before anything changes
+    if worker is not None and prof[f"{key}.discard"] == "yes" and g.layout.spots_at(WORKER_RING[worker], square):
+        set_out_tokens(g)  # a lazy game asks the links and sets out the tokens before anything changes
     s.yusuf["discards"][deck].append(card)
     s.yusuf["card"] = None
     if worker is None:  # the partner Master Builder is there: discard unresolved, reveal another (L1271-1273)
