@@ -15,7 +15,7 @@ from companion.games.sabika.handlers import (
     material_sets,
     use_materials,
 )
-from companion.games.sabika.questions import reads_carved_poems
+from companion.games.sabika.questions import latest_asking
 from companion.games.sabika.say import Said
 from companion.i18n import Msg
 
@@ -40,7 +40,7 @@ def h_carve(g: Game, eff: Effect) -> None:
     cost = rules.poem_cost(p, colour, g.event())
     red = list(s.profile[f"minor_poem.{which}.red"]) if colour == "red" else []  # read first (``Game._unknown``)
     materials = f"minor_poem.{which}.quarry_materials"  # its permanent side works from now on (``blue``)
-    if (colour == "blue" and reads_carved_poems(s) and s.profile[f"minor_poem.{which}.blue"] == "quarry_extra"
+    if (colour == "blue" and latest_asking(s) and s.profile[f"minor_poem.{which}.blue"] == "quarry_extra"
             and materials not in s.profile):
         raise KeyError(materials)  # asked (``Game._unknown``)
     use_materials(g, p, used, "poems", per_material=1 if scaffold else 0)

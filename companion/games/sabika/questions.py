@@ -64,6 +64,8 @@ SHIPPED: dict[str, tuple[Any, str]] = {
 SHIPPED_PROFILE: dict[str, Any] = {key: value for key, (value, _) in SHIPPED.items()}
 
 YES_NO = ["yes", "no"]
+FAVOUR_LENGTHS = range(2, 11)
+"""The answers offered for the Sultan's Favour Track's length (spaces after the Lion Fountain start)."""
 
 
 def question(key: str, prompt: Msg, options: Sequence[Any], *, multi: bool = False,
@@ -103,8 +105,7 @@ tokens (games saved on 2026-11-26); a stored setup without ``asks`` (games saved
 setup and after each reveal, as it did."""
 
 LAZY_TOKENS = "when needed, tokens too"
-"""``setup["asks"]`` of every new game: as ``LAZY``, and the Rondel's tokens too (``tokens_later``);
-a blue Minor Poem's permanent side is asked when the Poem is carved (``reads_carved_poems``)."""
+"""``setup["asks"]`` of every new game: as ``LAZY``, and the Rondel's tokens too (``latest_asking``)."""
 
 
 def lazy(s: GameState) -> bool:
@@ -121,10 +122,12 @@ def token_keys(s: GameState) -> list[str]:
     return [*(f"rondel.{side(len(s.players))}.{key}" for key in TOKEN_KEYS), "bag.tokens_per_type"]
 
 
-def reads_carved_poems(s: GameState) -> bool:
-    """Whether carving a blue Minor Poem reads its permanent side (asked if not known): every new game
-    (``LAZY_TOKENS``). A game saved as ``LAZY`` never asked it and keeps playing such a Poem as it did
-    (without an effect unless ``SHIPPED`` gives one), so that its log replays unchanged."""
+def latest_asking(s: GameState) -> bool:
+    """Whether the game asks as every new game does (``LAZY_TOKENS``), beyond a game saved as ``LAZY``:
+    the Rondel's tokens are set out when play reaches one (``tokens_later``); carving a blue Minor Poem
+    reads its permanent side; Yusuf reads only what his choice depends on (no tile types when no type
+    is desired, no Map for a single City, the Favour Track's length only where it could stop him).
+    A game saved as ``LAZY`` keeps asking as it did, so that its log replays unchanged."""
     return s.setup.get("asks") == LAZY_TOKENS
 
 
@@ -135,7 +138,7 @@ def tokens_later(s: GameState) -> bool:
     them ahead). Until then every such square still holds its token: nobody has taken one. A table
     entering its draws says what it drew at setup, so its tokens are set out there.
     """
-    return reads_carved_poems(s) and not s.setup.get("table_draws")
+    return latest_asking(s) and not s.setup.get("table_draws")
 
 
 def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
@@ -202,7 +205,7 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
     for pos in range(1, n + 1):
         yield _dinars(pos)
     yield ("favour.length", Msg("How many spaces does the Sultan's Favour Track have after the Lion Fountain start?"),
-           list(range(2, 11)), False, None)
+           list(FAVOUR_LENGTHS), False, None)
     if "favour.length" not in prof:
         return
     for space in range(1, int(prof["favour.length"])):

@@ -17,7 +17,7 @@ from companion.games.common.decisions import NeedInput
 from companion.games.sabika import routes
 from companion.games.sabika.components import BUILDING_TYPES, CITIES, WORKER_RING, WORKERS
 from companion.games.sabika.handlers import Effect, gain_parias, handler
-from companion.games.sabika.questions import YES_NO, question
+from companion.games.sabika.questions import FAVOUR_LENGTHS, YES_NO, latest_asking, question
 from companion.games.sabika.rules import set_out_tokens, storehouse_side
 from companion.games.sabika.say import RING_SAY, Said
 from companion.games.sabika.scoring import metric
@@ -103,6 +103,8 @@ def trade_cities(g: Game) -> list[int]:
 
 def closest(g: Game, eff: Effect, cities: list[int], start: dict[int, str], why: Msg) -> int | None:
     """The City of ``cities`` cheapest to reach from Granada or ``start``; the human breaks ties (L1210-1211)."""
+    if len(cities) == 1 and latest_asking(g.s):  # nothing to compare: the Map is not needed yet
+        return cities[0]
     costs = routes.export_costs(g.s.profile, start)
     reachable = [c for c in cities if c in costs] or cities
     if not reachable:
@@ -247,8 +249,11 @@ def h_yusuf_major_construction(g: Game, eff: Effect) -> None:
     if not tiles:
         return
     wanted = desired_types(s, "major")
-    tile = next((t for t in tiles if s.profile[f"major.{era}.{t}.type"] in wanted), tiles[0])
-    favour = min(y.favour + 1, int(s.profile["favour.length"]))  # read before anything changes (``Game._unknown``)
+    tile = next((t for t in tiles if (wanted or not latest_asking(s)) and s.profile[f"major.{era}.{t}.type"] in wanted),
+                tiles[0])
+    favour = y.favour + 1  # read before anything changes (``Game._unknown``); the track has 2 spaces or more
+    if favour > min(FAVOUR_LENGTHS) or not latest_asking(s):
+        favour = min(favour, int(s.profile["favour.length"]))
     s.major_tiles[era].remove(tile)
     y.major_tiles.append(f"{era}-{tile}")
     y.favour = favour
@@ -262,7 +267,8 @@ def h_yusuf_minor_construction(g: Game, eff: Effect) -> None:
     if not cards:
         return
     wanted = desired_types(s, "minor")
-    card = next((c for c in cards if s.profile[f"minor_card.{c}.type"] in wanted), cards[0])
+    card = next((c for c in cards if (wanted or not latest_asking(s)) and s.profile[f"minor_card.{c}.type"] in wanted),
+                cards[0])
     s.minor_display[s.minor_display.index(card)] = None
     s.players[YUSUF].minor_row.append(card)
 

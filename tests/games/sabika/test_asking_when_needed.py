@@ -80,6 +80,14 @@ def test_a_new_table_game_asks_only_what_its_first_move_needs() -> None:
     assert len(lazy) <= 10, lazy
 
 
+def test_a_new_solo_game_asks_only_what_yusufs_first_turn_reads() -> None:
+    asked = questions_before_first_move(("Ana",), when_needed=True)  # Yusuf starts (L1224-1226)
+    trade = next(key for key in asked if key.startswith("solo.trade."))
+    assert asked[asked.index(trade) + 1] == "start_dinars.2"  # his first Ship: one City meets the Card, no Map
+    assert not [key for key in asked if key.startswith(("map.", "favour.", "bag.")) or key.endswith(".type")]
+    assert len(asked) <= 22, asked  # 37 before
+
+
 def _run(game: Game, seed: int) -> tuple[dict[str, Any], list[Action]]:
     """``game`` played to its end by random legal moves: the answers it was asked for, its moves."""
     rng = random.Random(seed)
