@@ -182,7 +182,8 @@ class Game(EngineGame[GameState, PlayerState]):
         elif isinstance(action, Answer):
             s.profile[action.key] = action.value
             s.pending = None
-            self._layout = None
+            if action.key.startswith("rondel."):  # the only values the Rondel's layout is built from
+                self._layout = None
             self.scan = True
         elif isinstance(action, Choose):
             s.pending = None
