@@ -28,6 +28,9 @@ from companion.games.sabika.components import (
     MAJOR_TILES,
     METRICS,
     NARRATOR_LAST,
+    POEM_LETTERS,
+    POEM_NUMBERS,
+    POOLS,
     RING_ACTIONS,
     RINGS,
     TWO_PLAYER_REMOVED,
@@ -428,3 +431,21 @@ def questions_before_play(s: GameState) -> int | None:
             left += f"start_dinars.{pos}" not in s.profile
             left += not any(f"start_tile.{t}.bonus" in s.profile for t in p.start_tiles)
     return left
+
+
+def pool_components(profile: dict[str, Any]) -> Iterator[Iterator[Spec]]:
+    """The questions of every numbered component in the seeded pools (``components.POOLS``): every tile and
+    card a game the companion deals can turn up."""
+    yield from (wish_tile(profile, f"{letter}{n}") for letter in "ABC" for n in range(1, POOLS["wish_per_letter"] + 1))
+    yield from (scoring_card(profile, f"trade.{n}", Msg("Trade Card {n}", n=n))
+                for n in range(1, POOLS["trade_card"] + 1))
+    yield from (scoring_card(profile, f"major_poem.{letter}{n}", Msg("Major Poem {n}", n=f"{letter}{n}"))
+                for letter in POEM_LETTERS for n in range(1, POEM_NUMBERS + 1))
+    yield from (city_tile(n) for n in range(1, POOLS["city_tile"] + 1))
+    yield routes(profile)
+    yield from (major_tile(era, n) for era, count in MAJOR_TILES.items() for n in range(1, count + 1))
+    yield from (storehouse_tile(n) for n in range(1, POOLS["storehouse"] + 1))
+    yield from (minor_card(n) for n in range(1, POOLS["minor_card"] + 1))
+    yield from (minor_poem(profile, n) for n in range(1, POOLS["minor_poem"] + 1))
+    yield from (balance_card(n) for n in range(1, POOLS["balance"] + 1))
+    yield from (start_tile(n) for n in range(1, POOLS["start_tile"] + 1))

@@ -17,7 +17,7 @@ from companion.games.common.decisions import NeedInput
 from companion.games.sabika import routes
 from companion.games.sabika.components import BUILDING_TYPES, CITIES, WORKER_RING, WORKERS
 from companion.games.sabika.handlers import Effect, gain_parias, handler
-from companion.games.sabika.questions import FAVOUR_LENGTHS, YES_NO, latest_asking, question
+from companion.games.sabika.questions import FAVOUR_LENGTHS, YES_NO, Spec, latest_asking, question
 from companion.games.sabika.rules import set_out_tokens, storehouse_side
 from companion.games.sabika.say import RING_SAY, Said
 from companion.games.sabika.scoring import metric
@@ -58,14 +58,14 @@ def action_options(deck: str) -> list[str]:
     return ["none", *singles, *pairs]
 
 
-def card_specs(g: Game, deck: str, card: int) -> list[tuple[str, Msg, list[Any], bool]]:
-    """The printed values of Yusuf's Card (key, prompt, options, multi)."""
+def card_specs(squares: dict[str, list[int]], deck: str, card: int) -> list[tuple[str, Msg, list[Any], bool]]:
+    """The printed values of Yusuf's Card (key, prompt, options, multi); ``squares``: each ring's usable squares."""
     ring = DECK_RING[deck]
     what = Msg("Yusuf's {deck} Card {n}", deck=DECK_SAY[deck], n=card)
     key = f"yusuf.{deck}.{card}"
     return [
         (f"{key}.square", Msg("{what}: which square of the {ring} is shown at the top?", what=what,
-                              ring=RING_SAY[ring]), list(g.layout.squares[ring]), False),
+                              ring=RING_SAY[ring]), list(squares[ring]), False),
         (f"{key}.discard", Msg("{what}: does it show the discard icon (Raw Material / Marble)?", what=what), YES_NO,
          False),
         (f"{key}.actions", Msg("{what}: which action(s) in the middle, top to bottom?", what=what),
@@ -76,7 +76,7 @@ def card_specs(g: Game, deck: str, card: int) -> list[tuple[str, Msg, list[Any],
 
 def ask_card(g: Game, deck: str, card: int) -> None:
     """Pause on the first printed value of the Card not in the profile (a question kept in the profile)."""
-    for key, prompt, options, multi in card_specs(g, deck, card):
+    for key, prompt, options, multi in card_specs(g.layout.squares, deck, card):
         if key not in g.s.profile:
             raise NeedInput(question(key, prompt, options, multi=multi))
 
@@ -92,12 +92,17 @@ def new_state(draws: dict[str, Any]) -> dict[str, Any]:
 # --- setup -----------------------------------------------------------------------------------------
 
 
+def trade_cities_spec(card: int) -> Spec:
+    """The question naming the Cities that meet Trade Card ``card``'s scoring criteria (the text prints none)."""
+    return (f"solo.trade.{card}.cities", Msg("Solo mode: which Cities meet the scoring criteria of Trade Card {n}?",
+                                             n=card), list(range(1, CITIES + 1)), True, None)
+
+
 def trade_cities(g: Game) -> list[int]:
-    """Cities meeting the Trade Card's scoring criteria: asked of the table (the text prints none)."""
-    key = f"solo.trade.{g.s.trade_card}.cities"
+    """Cities meeting the Trade Card's scoring criteria: asked of the table."""
+    key, prompt, options, multi, _ = trade_cities_spec(g.s.trade_card)
     if key not in g.s.profile:
-        raise NeedInput(question(key, Msg("Solo mode: which Cities meet the scoring criteria of Trade Card {n}?",
-                                          n=g.s.trade_card), list(range(1, CITIES + 1)), multi=True))
+        raise NeedInput(question(key, prompt, options, multi=multi))
     return sorted(int(c) for c in g.s.profile[key])
 
 
