@@ -55,6 +55,8 @@ COMPONENTS = ("board", "tiles", "cards")
 def needs(key: str) -> list[str]:
     """The printed values ``key`` follows from (listed once they are known)."""
     p = key.split(".")
+    if p[0] == "rondel" and p[2] == "four_only":  # the 3 covered squares, among all the large side's
+        return [f"rondel.{p[1]}.{ring}.size" for ring in RINGS]
     if p[0] == "rondel" and p[-1] in ("action", "four_only"):
         return [f"rondel.{p[1]}.{p[2]}.size"]
     if p[0] == "rondel" and p[2] in ("raw", "marble"):
@@ -105,7 +107,8 @@ def specs(known: Mapping[str, Any]) -> dict[str, Spec]:
     out: dict[str, Spec] = {}
     for players in (2, 3, 4):  # the small side; the large side with its covered squares, then 4 players
         trial = _Trial(known)
-        state = initial_state(resolve_setup(SetupOptions(players=("A", "B", "C", "D")[:players], advanced=True)))
+        state = initial_state(resolve_setup(SetupOptions(players=("A", "B", "C", "D")[:players], advanced=True,
+                                                         when_needed=True)))  # as a new game asks
         state.profile = trial
         out.update((spec[0], spec) for spec in _walk(board_questions(state, every=True), trial))
     trial = _Trial(known)

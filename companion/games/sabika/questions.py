@@ -67,6 +67,8 @@ SHIPPED: dict[str, tuple[Any, str]] = {
 SHIPPED_PROFILE: dict[str, Any] = {key: value for key, (value, _) in SHIPPED.items()}
 
 YES_NO = ["yes", "no"]
+COVERED = 3
+"""3 players: the 3 Cancellation Tiles cover the 3 squares marked for 4 players only (L59-61)."""
 FAVOUR_LENGTHS = range(2, 11)
 """The answers offered for the Sultan's Favour Track's length (spaces after the Lion Fountain start)."""
 
@@ -128,9 +130,10 @@ def token_keys(s: GameState) -> list[str]:
 def latest_asking(s: GameState) -> bool:
     """Whether the game asks as every new game does (``LAZY_TOKENS``), beyond a game saved as ``LAZY``:
     the Rondel's tokens are set out when play reaches one (``tokens_later``); carving a blue Minor Poem
-    reads its permanent side; Yusuf reads only what his choice depends on (no tile types when no type
-    is desired, no Map for a single City, the Favour Track's length only where it could stop him).
-    A game saved as ``LAZY`` keeps asking as it did, so that its log replays unchanged."""
+    reads its permanent side; with 3 players the 3 covered squares are one question; Yusuf reads only
+    what his choice depends on (no tile types when no type is desired, no Map for a single City, the
+    Favour Track's length only where it could stop him). A game saved as ``LAZY`` keeps asking as it
+    did, so that its log replays unchanged."""
     return s.setup.get("asks") == LAZY_TOKENS
 
 
@@ -155,6 +158,7 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
     sd = side(n)
     later = lazy(s) and not every
     tokens = not (tokens_later(s) and not every)
+    at_once = latest_asking(s)  # the 3 covered squares in one question, not each square's
     for ring in RINGS:
         size_key = f"rondel.{sd}.{ring}.size"
         yield (size_key, Msg("How many squares does the {ring} have ({side} board side)?", ring=RING_SAY[ring],
@@ -167,10 +171,15 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
                        Msg("Which Main Action is on square {n} of the {ring} (clockwise from the Storehouse side, "
                            "{side} board side)?", n=sq, ring=RING_SAY[ring], side=SIDE_SAY[sd]),
                        list(RING_ACTIONS[ring]), False, None)
-            if n == 3:
+            if n == 3 and not at_once:
                 yield (f"rondel.{sd}.{ring}.{sq}.four_only",
                        Msg("Is square {n} of the {ring} marked for 4 players only (covered by a Cancellation "
                            "Tile in 3-player games)?", n=sq, ring=RING_SAY[ring]), YES_NO, False, None)
+    if n == 3 and at_once:
+        yield (f"rondel.{sd}.four_only", Msg("Which 3 squares are marked for 4 players only (covered by the 3 "
+                                             "Cancellation Tiles in a 3-player game)?"),
+               [f"{ring} {sq}" for ring in RINGS for sq in range(1, int(prof[f"rondel.{sd}.{ring}.size"]) + 1)],
+               True, COVERED)
     for kind, (inner_ring, outer_ring) in (("raw", ("outer", "middle")), ("marble", ("middle", "inner"))):
         if not tokens:
             break

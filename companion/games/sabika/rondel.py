@@ -48,10 +48,12 @@ class Layout:
         sd = side(players)
         squares: dict[str, list[int]] = {}
         action: dict[str, dict[int, str]] = {}
+        covered = set(profile.get(f"rondel.{sd}.four_only", [])) if players == 3 else set()  # new games
         for ring in RINGS:
             size = int(profile[f"rondel.{sd}.{ring}.size"])
             usable = [sq for sq in range(1, size + 1)
-                      if not (players == 3 and profile.get(f"rondel.{sd}.{ring}.{sq}.four_only") == "yes")]
+                      if not (players == 3 and (f"{ring} {sq}" in covered  # games saved before: each square's
+                                                or profile.get(f"rondel.{sd}.{ring}.{sq}.four_only") == "yes"))]
             squares[ring] = usable
             action[ring] = {sq: str(profile[key]) for sq in usable
                             if (key := f"rondel.{sd}.{ring}.{sq}.action") in profile}

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.games.sabika import questions
 from companion.games.sabika.actions import Action, Answer, Choose
-from companion.games.sabika.components import MINOR_POEM_DISPLAY
+from companion.games.sabika.components import MINOR_POEM_DISPLAY, RINGS
 from companion.games.sabika.game import Game
 from companion.games.sabika.setup import TABLE_KEYS, SetupOptions, resolve_setup
 
@@ -86,4 +86,10 @@ def random_profile(players: int, seed: int, base: dict[str, Any] | None = None) 
                 size = (count or rng.randint(1, min(2, len(choices)))) if multi else 1
                 picked = rng.sample(choices, size)
                 profile[key] = picked if multi else picked[0]
+    if players == 3 and "rondel.large.four_only" not in profile:  # a new game asks the 3 covered squares at once
+        squares = [f"{ring} {sq}" for ring in RINGS for sq in range(1, int(profile[f"rondel.large.{ring}.size"]) + 1)]
+        covered = rng.sample(squares, questions.COVERED)
+        profile["rondel.large.four_only"] = covered
+        profile.update({f"rondel.large.{spot.replace(' ', '.')}.four_only": "yes" if spot in covered else "no"
+                        for spot in squares})  # and the same square by square, as a game saved before asks
     return profile

@@ -80,6 +80,13 @@ def test_a_new_table_game_asks_only_what_its_first_move_needs() -> None:
     assert len(lazy) <= 10, lazy
 
 
+def test_a_new_three_player_game_asks_the_three_covered_squares_at_once() -> None:
+    asked = questions_before_first_move(("Ana", "Ben", "Cy"), when_needed=True)
+    assert "rondel.large.four_only" in asked and not [key for key in asked if key.endswith(".four_only")
+                                                      and key != "rondel.large.four_only"]
+    assert len(asked) <= 13, asked  # 42 when each square was asked
+
+
 def test_a_new_solo_game_asks_only_what_yusufs_first_turn_reads() -> None:
     asked = questions_before_first_move(("Ana",), when_needed=True)  # Yusuf starts (L1224-1226)
     trade = next(key for key in asked if key.startswith("solo.trade."))
