@@ -167,10 +167,7 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
             return
         for sq in range(1, int(prof[size_key]) + 1):
             if not later:  # a lazy game asks a square's action when a Worker first lands there
-                yield (f"rondel.{sd}.{ring}.{sq}.action",
-                       Msg("Which Main Action is on square {n} of the {ring} (clockwise from the Storehouse side, "
-                           "{side} board side)?", n=sq, ring=RING_SAY[ring], side=SIDE_SAY[sd]),
-                       list(RING_ACTIONS[ring]), False, None)
+                yield square_action(sd, ring, sq)
             if n == 3 and not at_once:
                 yield (f"rondel.{sd}.{ring}.{sq}.four_only",
                        Msg("Is square {n} of the {ring} marked for 4 players only (covered by a Cancellation "
@@ -227,6 +224,13 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
                list(range(2, 7)), True, 2)
     if n == 2:
         yield _removed()
+
+
+def square_action(sd: str, ring: str, sq: int) -> Spec:
+    """The Main Action printed on square ``sq`` of ``ring`` (board side ``sd``)."""
+    return (f"rondel.{sd}.{ring}.{sq}.action",
+            Msg("Which Main Action is on square {n} of the {ring} (clockwise from the Storehouse side, {side} board "
+                "side)?", n=sq, ring=RING_SAY[ring], side=SIDE_SAY[sd]), list(RING_ACTIONS[ring]), False, None)
 
 
 def _dinars(pos: int) -> Spec:
@@ -390,6 +394,12 @@ def printed_question(s: GameState, key: object) -> dict[str, Any] | None:
     (None: ``key`` is no printed value this game asks, so the read is a real bug and must not be hidden)."""
     if not lazy(s) or not isinstance(key, str) or key in s.profile:
         return None
+    parts = key.split(".")  # the commonest, a square's action, without walking the board's questions
+    if (len(parts) == 5 and parts[0] == "rondel" and parts[1] == side(len(s.players)) and parts[2] in RING_ACTIONS
+            and parts[4] == "action" and parts[3].isdigit()
+            and 1 <= int(parts[3]) <= int(s.profile.get(f"rondel.{parts[1]}.{parts[2]}.size", 0))):
+        _, prompt, options, multi, count = square_action(parts[1], parts[2], int(parts[3]))
+        return question(key, prompt, options, multi=multi, count=count)
     trial = copy.copy(s)
     trial.profile = dict(s.profile)
     for spec_key, prompt, options, multi, count in chain(_component_of(s.profile, key),
