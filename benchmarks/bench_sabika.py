@@ -36,6 +36,11 @@ def main() -> None:
     saved = timed(lambda: Game.replay(profiled, plays), 30)
     print(f"replay with a saved board profile ({len(plays)} actions), wall: {ms(saved)}")
     print(f"replay from JSON-lines text (read_log), wall: {ms(timed(lambda: read_log(text, 'bench'), 30))}")
+    lazy = play_random_game(4, 2026, when_needed=True)
+    lazy_answers = sum(1 for a in lazy.log if isinstance(a, Answer))
+    print(f"a game asking when needed (every new game): {len(lazy.log)} actions ({lazy_answers} table answers)")
+    print(f"replay of it, wall: {ms(timed(lambda: Game.replay(lazy.setup, lazy.log), 30))}")
+    print(f"              CPU:  {ms(timed(lambda: Game.replay(lazy.setup, lazy.log), 30, time.process_time))}")
 
     wall, cpu = games_per_second(lambda n: play_random_game(4, 10_000 + n), 6.0)
     print(f"random complete 4-player games on one core: {wall:.1f} games/s wall, {cpu:.1f} games/s CPU  "

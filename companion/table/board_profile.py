@@ -23,6 +23,7 @@ from companion.games.marrakesh.classic import classic_shipped_values
 from companion.i18n import Msg, square_name
 from companion.store import Store
 from companion.table import board_profile_records as records
+from companion.table import board_profile_sabika as sabika
 from companion.table.board_profile_components import component_of, game_keys
 from companion.table.board_profile_keys import KeyInfo, UnknownKey, check_value, info, reading_order
 from companion.table.marrakesh_engine import EDITION_NAMES
@@ -54,12 +55,14 @@ class ProfileError(KeshiError, ValueError):
 
 def rulebook_values(edition: str) -> dict[str, Any]:
     """The values the edition's rulebook text proves (shipped with the engine)."""
+    if edition == sabika.EDITION:
+        return dict(sabika.SHIPPED_PROFILE)
     return classic_shipped_values() if edition == "classic" else shipped_values()
 
 
 def check_edition(edition: Any) -> str:
-    """``edition`` if the companion knows it, else ``ProfileError``."""
-    if edition not in EDITIONS:
+    """``edition`` if the companion knows it (a Marrakesh edition, or Sabika), else ``ProfileError``."""
+    if edition not in EDITIONS and edition != sabika.EDITION:
         raise ProfileError(Msg("the edition must be one of {editions}, not {edition!r}", editions=", ".join(EDITIONS),
                                edition=edition))
     return str(edition)
@@ -98,6 +101,9 @@ class BoardProfile:
         expansions, which a game without them never asks, in reading order after them).
         """
         edition = check_edition(edition)
+        if edition == sabika.EDITION:  # its own list: board, tiles and cards (``board_profile_sabika``)
+            return sabika.entries(records.entries(self.store, edition), {**rulebook_values(edition),
+                                                                         **self.values(edition)})
         out = [{**info(e["key"]).to_json(), **e} for e in records.entries(self.store, edition)]
         mine = {e["key"] for e in out}
         rulebook = rulebook_values(edition)
@@ -118,11 +124,11 @@ class BoardProfile:
                   game_id: str | None = None) -> dict[str, Any]:
         """Store ``value`` for ``key`` after checking it; the stored entry. ``ProfileError`` if it cannot be."""
         edition = check_edition(edition)
-        entry = key_info(key)
+        entry = {"key": key} if edition == sabika.EDITION else key_info(key).to_json()
         self._check(edition, {key: value}, self.values(edition))
         with self.store.write() as db:
             records.upsert(db, edition, key, value, source, game_id)
-        return {**entry.to_json(), "value": value, "source": source}
+        return {**entry, "value": value, "source": source}
 
     def remember_answer(self, edition: str, key: str, value: Any, game_id: str) -> bool:
         """Keep the table's answer to a game's question; False (nothing stored) for a key or value the
@@ -186,8 +192,8 @@ class BoardProfile:
     @staticmethod
     def _check(edition: str, new: Mapping[str, Any], current: Mapping[str, Any]) -> None:
         """Refuse the first bad value of ``new`` (merged over ``current``), naming it; count the rest."""
-        problems: list[str | Msg] = []
-        for key, value in new.items():
+        problems: list[str | Msg] = [*sabika.problems(new, current)] if edition == sabika.EDITION else []
+        for key, value in new.items() if edition != sabika.EDITION else ():
             try:
                 problem = check_value(key, value)
             except UnknownKey as exc:

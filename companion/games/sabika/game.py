@@ -7,15 +7,15 @@ engine runs effects (``handlers.HANDLERS``) from a stack until a player must dec
 (a pending ``choice``) or the table must answer a question about a printed value. A new game asks a
 printed value when play first reads it (``questions.lazy``): an effect that reads a value the
 profile lacks pauses on its question (``KeyError`` from the profile or the Rondel) and runs again
-after the answer, which is an action in the log like any other, so replay still equals state.
+after the answer, which is an action in the log like any other, so replay still equals state. Each
+effect reads its printed values before it changes anything (as it makes its decisions first), so a
+pause leaves the state as it was (``tests/games/sabika/test_ask_before_writing.py`` watches this).
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Iterator
-from functools import partial
 from typing import Any
 
 from companion.games.common.decisions import NeedInput
@@ -182,7 +182,8 @@ class Game(EngineGame[GameState, PlayerState]):
         elif isinstance(action, Answer):
             s.profile[action.key] = action.value
             s.pending = None
-            self._layout = None
+            if action.key.startswith("rondel."):  # the only values the Rondel's layout is built from
+                self._layout = None
             self.scan = True
         elif isinstance(action, Choose):
             s.pending = None
@@ -284,8 +285,6 @@ class Game(EngineGame[GameState, PlayerState]):
                 self._cursor = 0
                 self._current = eff
                 try:
-                    if lazy(s):
-                        self._first_on_a_copy(partial(handlers.HANDLERS[eff["k"]], self, copy.deepcopy(eff)))
                     handlers.HANDLERS[eff["k"]](self, eff)
                 except NeedInput as wait:
                     s.stack.append(eff)
@@ -300,8 +299,6 @@ class Game(EngineGame[GameState, PlayerState]):
                 continue
             if s.phase == "start_tiles":
                 try:
-                    if lazy(s):
-                        self._first_on_a_copy(partial(rules.start_tiles_step, self))
                     rules.start_tiles_step(self)
                 except KeyError as missing:
                     s.pending = self._unknown(missing)
@@ -311,21 +308,6 @@ class Game(EngineGame[GameState, PlayerState]):
                 self.push({"k": "yusuf_turn"})
                 continue
             return
-
-    def _first_on_a_copy(self, step: Callable[[], None]) -> None:
-        """Run ``step`` on a copy of the state: a printed value it reads and the profile lacks raises ``KeyError``
-        here, before the real state changed at all (a handler may change things before it reads a value, and
-        runs again from its start after the answer). A pause for a decision ends the trial: the real run
-        pauses the same way."""
-        real, scan, questions = self.s, self.scan, self._questions
-        self.s = copy.deepcopy(real, {id(real.setup): real.setup, id(real.profile): real.profile})
-        self._cursor = 0
-        try:
-            step()
-        except NeedInput:
-            pass
-        finally:
-            self.s, self.scan, self._questions, self._cursor = real, scan, questions, 0
 
     def _unknown(self, missing: KeyError) -> dict[str, Any]:
         """The question for the printed value an effect read before the table gave it (lazy games); any other

@@ -1,8 +1,9 @@
 """Effect handlers: every Main, Secondary and Bonus action, resources, and the end of a round.
 
 An effect is a small dict (``{"k": "export", "p": 2}``) on ``Game.s.stack``. Its handler asks the
-player's decisions with ``g.pick`` first (the handler re-runs after each answer) and changes the
-state only after its last decision, then pushes follow-up effects. Option labels are player words.
+player's decisions with ``g.pick`` first (the handler re-runs after each answer) and reads the
+printed values it needs (a lazy game pauses there to ask one), and changes the state only after its
+last decision and its last printed value, then pushes follow-up effects. Option labels are player words.
 """
 
 from __future__ import annotations
@@ -246,6 +247,7 @@ def raw_spot_options(g: Game) -> dict[str, int]:
 def h_raw(g: Game, eff: Effect) -> None:
     """A Raw Material from the Rondel; one already on its Processing Space is processed instead (L224-246)."""
     s, p = g.s, g.s.players[eff["p"]]
+    rules.set_out_tokens(g)
     if eff["spot"] is None:
         options = raw_spot_options(g)
         if not options:
@@ -268,6 +270,7 @@ def h_raw(g: Game, eff: Effect) -> None:
 def h_good(g: Game, eff: Effect) -> None:
     """A Good straight from the Rondel: a Raw Material token flipped into a Storehouse (L253-255)."""
     p = g.s.players[eff["p"]]
+    rules.set_out_tokens(g)
     options = raw_spot_options(g)
     if not options:
         return
@@ -362,6 +365,7 @@ def h_secondary(g: Game, eff: Effect) -> None:
     """Raw Material square: take its token or process one; Marble square: its Marble or Gypsum/Wood (L868-896)."""
     s, seat = g.s, eff["p"]
     kind, k = eff["spot"]
+    rules.set_out_tokens(g)
     spot = next(x for x in (g.layout.raw if kind == "raw" else g.layout.marble) if x.k == k)
     pay = {"k": "pay", "p": seat, "n": rules.secondary_cost(spot, eff["ring"], g.event()),
            "why": "the Secondary Action"}

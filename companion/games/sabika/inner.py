@@ -15,6 +15,7 @@ from companion.games.sabika.handlers import (
     material_sets,
     use_materials,
 )
+from companion.games.sabika.questions import latest_asking
 from companion.games.sabika.say import Said
 from companion.i18n import Msg
 
@@ -37,6 +38,11 @@ def h_carve(g: Game, eff: Effect) -> None:
     prompt = Msg("{player} puts which Materials on the Poem Carving Scaffold?", player=p.name)
     used = sets[g.pick(eff, seat, prompt, list(sets))]
     cost = rules.poem_cost(p, colour, g.event())
+    red = list(s.profile[f"minor_poem.{which}.red"]) if colour == "red" else []  # read first (``Game._unknown``)
+    materials = f"minor_poem.{which}.quarry_materials"  # its permanent side works from now on (``blue``)
+    if (colour == "blue" and latest_asking(s) and s.profile[f"minor_poem.{which}.blue"] == "quarry_extra"
+            and materials not in s.profile):
+        raise KeyError(materials)  # asked (``Game._unknown``)
     use_materials(g, p, used, "poems", per_material=1 if scaffold else 0)
     follow: list[Effect] = [{"k": "pay", "p": seat, "n": cost, "why": "the Poem"}]
     if colour == "grey":
@@ -49,7 +55,7 @@ def h_carve(g: Game, eff: Effect) -> None:
             p.blue_poems.append(m)
         else:
             p.red_poems.append(m)
-            follow.append({"k": "gain", "p": seat, "icons": list(s.profile[f"minor_poem.{m}.red"]), "src": "poems"})
+            follow.append({"k": "gain", "p": seat, "icons": red, "src": "poems"})
     g.push(*follow)
 
 

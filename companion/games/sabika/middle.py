@@ -48,19 +48,19 @@ def h_export(g: Game, eff: Effect) -> None:
                 loads[Said(Msg("{first} + {second}", first=ITEM_SAY[a], second=ITEM_SAY[b]))] = [a, b]
     goods = loads[g.pick(eff, seat, Msg("{player} exports which Goods?", player=p.name), list(loads))]
     cost = export_costs(s.profile, p.ships, int(g.event() == 9))[city]
+    pp, parias = export_score(g, p, city, goods)  # printed values read before anything changes (``Game._unknown``)
+    icons = list(s.profile[f"city_tile.{s.city_tiles[city - 1]}.bonus"])
     p.ships[city] = "left"
     for good in goods:
         p.remove_good(good)
         discard_good(g, good)
-    pp, parias = export_score(g, p, city, goods)
     p.gain_pp(pp, "export")
     gain_parias(g, p, parias)
     follow: list[Effect] = [{"k": "pay", "p": seat, "n": cost, "why": "the trade route"}]
     if s.seals[city - 1]:
         s.seals[city - 1] = False
         follow.append({"k": "seal", "p": seat})
-    follow.append({"k": "gain", "p": seat, "icons": list(s.profile[f"city_tile.{s.city_tiles[city - 1]}.bonus"]),
-                   "src": "city_bonus"})
+    follow.append({"k": "gain", "p": seat, "icons": icons, "src": "city_bonus"})
     g.push(*follow)
 
 
@@ -78,11 +78,11 @@ def h_free_ship(g: Game, eff: Effect) -> None:
     goods = {Said(ITEM_SAY[good]): good for good in GOODS if p.items[good]}
     goods[Said(Msg("no Good"))] = ""
     good = goods[g.pick(eff, seat, Msg("{player} exports which Good there?", player=p.name), list(goods))]
+    pp, parias = export_score(g, p, city, [good]) if good else (0, 0)  # read first (``Game._unknown``)
     p.ships[city] = "left"
     if good:
         p.remove_good(good)
         discard_good(g, good)
-        pp, parias = export_score(g, p, city, [good])
         p.gain_pp(pp, "export")
         gain_parias(g, p, parias)
 
@@ -96,6 +96,9 @@ def h_consolidate(g: Game, eff: Effect) -> None:
     if not cities or rules.budget(p) < (g.event() == 10):  # Event 10's Dinar must be payable (L1171)
         return
     city = cities[g.pick(eff, seat, Msg("{player} consolidates with which City?", player=p.name), list(cities))]
+    tile = city_tile(g, city)  # its printed values read before anything changes (``Game._unknown``)
+    red = s.profile[f"city_tile.{tile}.colour"] == "red"
+    icons = list(s.profile[f"city_tile.{tile}.consolidate"]) if red else []
     p.ships[city] = "right"
     follow: list[Effect] = []
     if g.event() == 10:  # Event 10: consolidating costs 1 Dinar (L1171)
@@ -106,10 +109,8 @@ def h_consolidate(g: Game, eff: Effect) -> None:
         elif other != seat and q.ships.get(city) == "right":
             q.gain_pp(1, "consolidation")
             q.dinars += 1
-    tile = city_tile(g, city)
-    if s.profile[f"city_tile.{tile}.colour"] == "red":
-        follow.append({"k": "gain", "p": seat, "icons": list(s.profile[f"city_tile.{tile}.consolidate"]),
-                       "src": "consolidation"})
+    if red:
+        follow.append({"k": "gain", "p": seat, "icons": icons, "src": "consolidation"})
     g.push(*follow)
 
 

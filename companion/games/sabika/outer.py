@@ -48,6 +48,7 @@ def h_quarry(g: Game, eff: Effect) -> None:
 @handler
 def h_quarry_extra(g: Game, eff: Effect) -> None:
     p = g.s.players[eff["p"]]
+    rules.set_out_tokens(g)
     options = {Said(ITEM_SAY[m]): {"k": "item", "p": eff["p"], "kind": m}
                for m in g.s.profile.get(f"minor_poem.{eff['m']}.quarry_materials", [])}
     if any(t is not None for t in g.s.raw_spots):  # a Raw Material on the Rondel
@@ -67,16 +68,17 @@ def h_storehouse(g: Game, eff: Effect) -> None:
         return
     choice = g.pick(eff, seat, Msg("{player}'s Storehouse Action:", player=p.name), options)
     words = choice.split()
-    if words[0] == "Storehouse":
-        tile, k = int(words[2]), int(words[-1]) - 1
+    expand = words[0] == "Storehouse"
+    tile = int(words[2]) if expand else p.storehouses[int(words[-1]) - 1][-1]
+    icons = list(s.profile[f"storehouse.{tile}.bonus"])  # read before anything changes (``Game._unknown``)
+    if expand:
+        k = int(words[-1]) - 1
         for pair in s.store_display:
             if tile in pair:
                 pair[pair.index(tile)] = None
         p.storehouses[k].append(tile)
         p.gain_pp(len(p.storehouses[k]), "storehouses")
-    else:
-        tile = p.storehouses[int(words[-1]) - 1][-1]
-    g.push({"k": "gain", "p": seat, "icons": list(s.profile[f"storehouse.{tile}.bonus"]), "src": "storehouses"})
+    g.push({"k": "gain", "p": seat, "icons": icons, "src": "storehouses"})
 
 
 @handler
@@ -124,6 +126,7 @@ def h_transactions(g: Game, eff: Effect) -> None:
     seat, p = eff["p"], g.s.players[eff["p"]]
     if eff["n"] <= 0:
         return
+    rules.set_out_tokens(g)  # buying a Raw Material needs one on the Rondel
     options = market_options(g, p)
     options[Said(Msg("no more transactions"))] = ("stop", "")
     kind, what = options[g.pick(eff, seat, Msg("{player}'s transaction ({n} left):", player=p.name, n=eff["n"]),
@@ -195,12 +198,12 @@ def h_major_construction(g: Game, eff: Effect) -> None:
     sets = material_sets(p, ("gypsum",), ("wood", "marble", "glazed"), 2, g.event() == 4)
     used = sets[g.pick(eff, seat, Msg("{player} puts which Materials on the Major Construction Scaffold?",
                                   player=p.name), list(sets))]
+    icons = list(s.profile[f"major.{era}.{tile}.bonus"])  # read before anything changes (``Game._unknown``)
     use_materials(g, p, used, "constructions")
     wood_bonus(g, p, used)
     s.major_tiles[era].remove(tile)
     p.major_tiles.append(f"{era}-{tile}")
-    g.push({"k": "favour", "p": seat, "sq": None},
-           {"k": "gain", "p": seat, "icons": list(s.profile[f"major.{era}.{tile}.bonus"]), "src": "constructions"})
+    g.push({"k": "favour", "p": seat, "sq": None}, {"k": "gain", "p": seat, "icons": icons, "src": "constructions"})
 
 
 def artwork(g: Game, p: PlayerState, card: int, half: str) -> str:
@@ -227,14 +230,15 @@ def h_minor_construction(g: Game, eff: Effect) -> None:
                                   player=p.name), list(sets))]
     where = g.pick(eff, seat, Msg("{player} places the Card on which end of the row?", player=p.name),
                    [Said(Msg("left end")), Said(Msg("right end"))])
+    left = where == "left end"  # the two halves that meet, read before anything changes (``Game._unknown``)
+    pair = ((artwork(g, p, card, "right"), artwork(g, p, p.minor_row[0], "left")) if left
+            else (artwork(g, p, p.minor_row[-1], "right"), artwork(g, p, card, "left")))
     use_materials(g, p, used, "constructions")
     wood_bonus(g, p, used)
     s.minor_display[s.minor_display.index(card)] = None
-    if where == "left end":
-        pair = (artwork(g, p, card, "right"), artwork(g, p, p.minor_row[0], "left"))
+    if left:
         p.minor_row.insert(0, card)
     else:
-        pair = (artwork(g, p, p.minor_row[-1], "right"), artwork(g, p, card, "left"))
         p.minor_row.append(card)
     colours = {c for c in pair if c != "wild"}
     if len(colours) == 1:
@@ -281,12 +285,12 @@ def h_favour(g: Game, eff: Effect) -> None:
     options: list[str] = [Said(Msg("space {n}", n=i)) for i in range(1, top + 1)]
     choice = (g.pick(eff, seat, Msg("{player} earns the Bonus of which Sultan's Favour space?", player=p.name), options)
               if options else "")
+    icons = list(g.s.profile[f"favour.{choice.split()[1]}.bonus"]) if choice else []  # read first (``Game._unknown``)
     p.favour = reach
     if reach == last:
         p.gain_pp(1, "favour")
     if choice:
-        g.push({"k": "gain", "p": seat, "icons": list(g.s.profile[f"favour.{choice.split()[1]}.bonus"]),
-                "src": "favour"})
+        g.push({"k": "gain", "p": seat, "icons": icons, "src": "favour"})
 
 
 @handler

@@ -28,6 +28,9 @@ from companion.games.sabika.components import (
     MAJOR_TILES,
     METRICS,
     NARRATOR_LAST,
+    POEM_LETTERS,
+    POEM_NUMBERS,
+    POOLS,
     RING_ACTIONS,
     RINGS,
     TWO_PLAYER_REMOVED,
@@ -64,6 +67,10 @@ SHIPPED: dict[str, tuple[Any, str]] = {
 SHIPPED_PROFILE: dict[str, Any] = {key: value for key, (value, _) in SHIPPED.items()}
 
 YES_NO = ["yes", "no"]
+COVERED = 3
+"""3 players: the 3 Cancellation Tiles cover the 3 squares marked for 4 players only (L59-61)."""
+FAVOUR_LENGTHS = range(2, 11)
+"""The answers offered for the Sultan's Favour Track's length (spaces after the Lion Fountain start)."""
 
 
 def question(key: str, prompt: Msg, options: Sequence[Any], *, multi: bool = False,
@@ -98,25 +105,60 @@ def _bonus(key: str, what: Msg) -> Spec:
 
 
 LAZY = "when needed"
-"""``setup["asks"]`` of a game that asks each printed value when play first needs it (every new game);
-a stored setup without it (games saved before) asks them all at setup and after each reveal, as it did."""
+"""``setup["asks"]`` of a game that asks each printed value when play first needs it, except the Rondel's
+tokens (games saved on 2026-11-26); a stored setup without ``asks`` (games saved before) asks them all at
+setup and after each reveal, as it did."""
+
+LAZY_TOKENS = "when needed, tokens too"
+"""``setup["asks"]`` of every new game: as ``LAZY``, and the Rondel's tokens too (``latest_asking``)."""
 
 
 def lazy(s: GameState) -> bool:
-    """Whether the game asks printed values when play first needs them (``LAZY``)."""
-    return s.setup.get("asks") == LAZY
+    """Whether the game asks printed values when play first needs them (``LAZY`` or ``LAZY_TOKENS``)."""
+    return s.setup.get("asks") in (LAZY, LAZY_TOKENS)
+
+
+TOKEN_KEYS = ("raw_spots", "marble_spots")
+"""Per board side, ``rondel.<side>.<key>``: how many Raw Material and Marble squares the Rondel has."""
+
+
+def token_keys(s: GameState) -> list[str]:
+    """The printed values setting out the Rondel's tokens needs: the Secondary square counts and the bag."""
+    return [*(f"rondel.{side(len(s.players))}.{key}" for key in TOKEN_KEYS), "bag.tokens_per_type"]
+
+
+def latest_asking(s: GameState) -> bool:
+    """Whether the game asks as every new game does (``LAZY_TOKENS``), beyond a game saved as ``LAZY``:
+    the Rondel's tokens are set out when play reaches one (``tokens_later``); carving a blue Minor Poem
+    reads its permanent side; with 3 players the 3 covered squares are one question; Yusuf reads only
+    what his choice depends on (no tile types when no type is desired, no Map for a single City, the
+    Favour Track's length only where it could stop him). A game saved as ``LAZY`` keeps asking as it
+    did, so that its log replays unchanged."""
+    return s.setup.get("asks") == LAZY_TOKENS
+
+
+def tokens_later(s: GameState) -> bool:
+    """Whether the companion sets out the Rondel's tokens (a Raw Material drawn from the bag for each Raw
+    Material square, a Marble on each Marble square, L64-73) only when play first reaches one, asking
+    then how many squares there are and what the bag holds (``LAZY_TOKENS``; at setup if the table gave
+    them ahead). Until then every such square still holds its token: nobody has taken one. A table
+    entering its draws says what it drew at setup, so its tokens are set out there.
+    """
+    return latest_asking(s) and not s.setup.get("table_draws")
 
 
 def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
     """The board-side layout and the printed track values (asked before setup finishes).
 
-    A lazy game asks at setup only what setup itself uses (ring sizes, how many Secondary squares,
-    Sultan's Workers, the bag); the rest is asked when play reads it (``printed_question``).
-    ``every``: all of them (to find one by its key).
+    A lazy game asks at setup only what setup itself uses (ring sizes, Sultan's Workers, and unless the
+    tokens come later (``tokens_later``) how many Secondary squares and the bag); the rest is asked
+    when play reads it (``printed_question``). ``every``: all of them (to find one by its key).
     """
     prof, n = s.profile, len(s.players)
     sd = side(n)
     later = lazy(s) and not every
+    tokens = not (tokens_later(s) and not every)
+    at_once = latest_asking(s)  # the 3 covered squares in one question, not each square's
     for ring in RINGS:
         size_key = f"rondel.{sd}.{ring}.size"
         yield (size_key, Msg("How many squares does the {ring} have ({side} board side)?", ring=RING_SAY[ring],
@@ -125,15 +167,19 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
             return
         for sq in range(1, int(prof[size_key]) + 1):
             if not later:  # a lazy game asks a square's action when a Worker first lands there
-                yield (f"rondel.{sd}.{ring}.{sq}.action",
-                       Msg("Which Main Action is on square {n} of the {ring} (clockwise from the Storehouse side, "
-                           "{side} board side)?", n=sq, ring=RING_SAY[ring], side=SIDE_SAY[sd]),
-                       list(RING_ACTIONS[ring]), False, None)
-            if n == 3:
+                yield square_action(sd, ring, sq)
+            if n == 3 and not at_once:
                 yield (f"rondel.{sd}.{ring}.{sq}.four_only",
                        Msg("Is square {n} of the {ring} marked for 4 players only (covered by a Cancellation "
                            "Tile in 3-player games)?", n=sq, ring=RING_SAY[ring]), YES_NO, False, None)
+    if n == 3 and at_once:
+        yield (f"rondel.{sd}.four_only", Msg("Which 3 squares are marked for 4 players only (covered by the 3 "
+                                             "Cancellation Tiles in a 3-player game)?"),
+               [f"{ring} {sq}" for ring in RINGS for sq in range(1, int(prof[f"rondel.{sd}.{ring}.size"]) + 1)],
+               True, COVERED)
     for kind, (inner_ring, outer_ring) in (("raw", ("outer", "middle")), ("marble", ("middle", "inner"))):
+        if not tokens:
+            break
         count_key = f"rondel.{sd}.{kind}_spots"
         what = SPOT_SAY[kind]
         yield (count_key, Msg("How many {what} Secondary Action squares lie between the {first} and the {second}?",
@@ -157,8 +203,9 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
         for k in range(1, int(prof[count_key]) + 1):
             yield (f"sultan.{n}p.{k}", Msg("On which square does Sultan's Worker {k} start ({n} players)?", k=k, n=n),
                    spots, False, None)
-    yield ("bag.tokens_per_type", Msg("How many Raw Material/Goods tokens of each type are in the bag?"),
-           list(range(3, 16)), False, None)
+    if tokens:
+        yield ("bag.tokens_per_type", Msg("How many Raw Material/Goods tokens of each type are in the bag?"),
+               list(range(3, 16)), False, None)
     if later:  # starting Dinars: when they are paid (not Yusuf's, L1216-1226); 2-player tiles: at Era II
         return
     for space in range(2, 6):
@@ -167,7 +214,7 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
     for pos in range(1, n + 1):
         yield _dinars(pos)
     yield ("favour.length", Msg("How many spaces does the Sultan's Favour Track have after the Lion Fountain start?"),
-           list(range(2, 11)), False, None)
+           list(FAVOUR_LENGTHS), False, None)
     if "favour.length" not in prof:
         return
     for space in range(1, int(prof["favour.length"])):
@@ -177,6 +224,13 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
                list(range(2, 7)), True, 2)
     if n == 2:
         yield _removed()
+
+
+def square_action(sd: str, ring: str, sq: int) -> Spec:
+    """The Main Action printed on square ``sq`` of ``ring`` (board side ``sd``)."""
+    return (f"rondel.{sd}.{ring}.{sq}.action",
+            Msg("Which Main Action is on square {n} of the {ring} (clockwise from the Storehouse side, {side} board "
+                "side)?", n=sq, ring=RING_SAY[ring], side=SIDE_SAY[sd]), list(RING_ACTIONS[ring]), False, None)
 
 
 def _dinars(pos: int) -> Spec:
@@ -340,6 +394,12 @@ def printed_question(s: GameState, key: object) -> dict[str, Any] | None:
     (None: ``key`` is no printed value this game asks, so the read is a real bug and must not be hidden)."""
     if not lazy(s) or not isinstance(key, str) or key in s.profile:
         return None
+    parts = key.split(".")  # the commonest, a square's action, without walking the board's questions
+    if (len(parts) == 5 and parts[0] == "rondel" and parts[1] == side(len(s.players)) and parts[2] in RING_ACTIONS
+            and parts[4] == "action" and parts[3].isdigit()
+            and 1 <= int(parts[3]) <= int(s.profile.get(f"rondel.{parts[1]}.{parts[2]}.size", 0))):
+        _, prompt, options, multi, count = square_action(parts[1], parts[2], int(parts[3]))
+        return question(key, prompt, options, multi=multi, count=count)
     trial = copy.copy(s)
     trial.profile = dict(s.profile)
     for spec_key, prompt, options, multi, count in chain(_component_of(s.profile, key),
@@ -390,3 +450,21 @@ def questions_before_play(s: GameState) -> int | None:
             left += f"start_dinars.{pos}" not in s.profile
             left += not any(f"start_tile.{t}.bonus" in s.profile for t in p.start_tiles)
     return left
+
+
+def pool_components(profile: dict[str, Any]) -> Iterator[Iterator[Spec]]:
+    """The questions of every numbered component in the seeded pools (``components.POOLS``): every tile and
+    card a game the companion deals can turn up."""
+    yield from (wish_tile(profile, f"{letter}{n}") for letter in "ABC" for n in range(1, POOLS["wish_per_letter"] + 1))
+    yield from (scoring_card(profile, f"trade.{n}", Msg("Trade Card {n}", n=n))
+                for n in range(1, POOLS["trade_card"] + 1))
+    yield from (scoring_card(profile, f"major_poem.{letter}{n}", Msg("Major Poem {n}", n=f"{letter}{n}"))
+                for letter in POEM_LETTERS for n in range(1, POEM_NUMBERS + 1))
+    yield from (city_tile(n) for n in range(1, POOLS["city_tile"] + 1))
+    yield routes(profile)
+    yield from (major_tile(era, n) for era, count in MAJOR_TILES.items() for n in range(1, count + 1))
+    yield from (storehouse_tile(n) for n in range(1, POOLS["storehouse"] + 1))
+    yield from (minor_card(n) for n in range(1, POOLS["minor_card"] + 1))
+    yield from (minor_poem(profile, n) for n in range(1, POOLS["minor_poem"] + 1))
+    yield from (balance_card(n) for n in range(1, POOLS["balance"] + 1))
+    yield from (start_tile(n) for n in range(1, POOLS["start_tile"] + 1))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.games.sabika.components import RAWS
 from companion.games.sabika.handlers import Effect, handler
+from companion.games.sabika.rules import bag_draw
 from companion.games.sabika.say import ITEM_SAY, Said
 from companion.i18n import Msg
 
@@ -64,10 +65,9 @@ def _raw(g: Game, eff: Effect, table: bool) -> str | None:
     if table:
         names = {Said(ITEM_SAY[raw]): raw for raw in left}
         raw = names[g.draw(eff, "draw.raw", Msg("Which Raw Material was drawn from the bag?"), list(names))]
-    else:
-        raw = g.rng().choice([r for r in RAWS for _ in range(s.bag[r])])
-    s.bag[raw] -= 1
-    return raw
+        s.bag[raw] -= 1
+        return raw
+    return bag_draw(s, g.rng())
 
 
 def _seen_cards(g: Game) -> set[int]:

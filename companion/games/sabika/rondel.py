@@ -2,7 +2,8 @@
 
 ``Layout`` is derived from the profile answers (square actions, squares covered in 3-player games,
 Secondary Action links); ``Game`` rebuilds it when an answer changes the profile. A game that asks
-when needed (``questions.lazy``) may not know a square's action or a Secondary square's links yet:
+when needed (``questions.lazy``) may not know a square's action, how many Secondary squares there
+are or their links yet:
 ``action_at`` and ``spots_at`` then raise ``KeyError`` naming the profile key, which the engine asks. Squares are
 numbered 1.. clockwise as the table numbered them when answering; covered squares (Cancellation
 Tiles, 3 players) are not squares at all: Workers skip them and do not count them as steps.
@@ -47,10 +48,12 @@ class Layout:
         sd = side(players)
         squares: dict[str, list[int]] = {}
         action: dict[str, dict[int, str]] = {}
+        covered = set(profile.get(f"rondel.{sd}.four_only", [])) if players == 3 else set()  # new games
         for ring in RINGS:
             size = int(profile[f"rondel.{sd}.{ring}.size"])
             usable = [sq for sq in range(1, size + 1)
-                      if not (players == 3 and profile.get(f"rondel.{sd}.{ring}.{sq}.four_only") == "yes")]
+                      if not (players == 3 and (f"{ring} {sq}" in covered  # games saved before: each square's
+                                                or profile.get(f"rondel.{sd}.{ring}.{sq}.four_only") == "yes"))]
             squares[ring] = usable
             action[ring] = {sq: str(profile[key]) for sq in usable
                             if (key := f"rondel.{sd}.{ring}.{sq}.action") in profile}
@@ -58,7 +61,12 @@ class Layout:
         unlinked: dict[str, list[str]] = {ring: [] for ring in RINGS}
         for kind, rings in (("raw", ("outer", "middle")), ("marble", ("middle", "inner"))):
             spots[kind] = []
-            for k in range(1, int(profile[f"rondel.{sd}.{kind}_spots"]) + 1):
+            count_key = f"rondel.{sd}.{kind}_spots"
+            if count_key not in profile:  # a game asking when needed: how many, then the links
+                for r in rings:
+                    unlinked[r].append(count_key)
+                continue
+            for k in range(1, int(profile[count_key]) + 1):
                 keys = {r: f"rondel.{sd}.{kind}.{k}.{r}" for r in rings}
                 missing = [key for key in keys.values() if key not in profile]
                 for r in rings:  # a Spot is known once both its links are

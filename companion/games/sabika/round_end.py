@@ -26,12 +26,12 @@ def h_income(g: Game, eff: Effect) -> None:
     if solo.is_yusuf(s, seat):
         return  # Yusuf receives no Income (L1458-1460, L1478)
     p = s.players[seat]
-    p.dinars += 2 * blue(g, p, "income_start")
     icons: list[str] = []
     for city, where in sorted(p.ships.items()):
         tile = city_tile(g, city)
         if where == "right" and s.profile[f"city_tile.{tile}.colour"] == "blue":
             icons += list(s.profile[f"city_tile.{tile}.consolidate"])
+    p.dinars += 2 * blue(g, p, "income_start")
     if icons:
         g.push({"k": "gain", "p": seat, "icons": icons, "src": "income"})
 
@@ -40,17 +40,23 @@ def h_income(g: Game, eff: Effect) -> None:
 def h_narrator(g: Game, eff: Effect) -> None:
     """Advance the Narrator; Era change at space 3; Sultan's Wishes into the Tower and scored; Tribute (L910-937)."""
     s = g.s
-    s.narrator += 1
-    if s.narrator == 3:
+    narrator = s.narrator + 1
+    removed = (s.profile["major.II.two_player_removed"]  # asked now in a lazy game, not at setup
+               if narrator == 3 and lazy(s) and len(s.players) == 2 else None)
+    tile = s.wish_track.get(narrator)
+    wished = [scoring.wishes(s, p, [*s.wish_tower, tile]) for p in s.players] if tile is not None else []
+    printed = int(s.profile[f"tribute.{narrator}"])
+    change = bool(s.events) and narrator in s.profile["events.change_spaces"] and s.event_at + 1 < len(s.events)
+    s.narrator = narrator  # every printed value read: the changes begin
+    if narrator == 3:
         s.major_tiles["I"] = []  # Era change (L1002-1006)
-        if lazy(s) and len(s.players) == 2:  # asked now, not at setup (``questions.lazy``)
-            rules.remove_two_player_tiles(s)
-    tile = s.wish_track.pop(s.narrator, None)
+        if removed is not None:
+            rules.remove_two_player_tiles(s, removed)
     if tile is not None:
+        del s.wish_track[narrator]
         s.wish_tower.append(tile)
-        for p in s.players:
-            p.gain_pp(scoring.wishes(s, p), "wishes")
-    printed = int(s.profile[f"tribute.{s.narrator}"])
+        for p, points in zip(s.players, wished, strict=True):
+            p.gain_pp(points, "wishes")
     due = max(0, printed + {5: -1, 8: 1}.get(g.event(), 0))  # Events 5, 8
     follow: list[Effect] = []
     for seat in s.order():
@@ -58,7 +64,7 @@ def h_narrator(g: Game, eff: Effect) -> None:
         follow.append({"k": "tribute", "p": seat, "n": printed if automa else due})
         if g.event() == 14 and not automa:
             follow.append({"k": "tribute_dinar", "p": seat})
-    if s.events and s.narrator in s.profile["events.change_spaces"] and s.event_at + 1 < len(s.events):
+    if change:
         follow.append({"k": "event_change"})
     follow.append({"k": "final_scoring"} if s.phase == "final" else {"k": "reset"})
     g.push(*follow)

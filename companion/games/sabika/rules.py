@@ -7,6 +7,7 @@ player can carry out afterwards (L480-481). "Can pay" counts Seals, which may pa
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 from companion.games.sabika import solo
@@ -16,7 +17,7 @@ from companion.games.sabika.components import (
     RAWS,
     WORKER_RING,
 )
-from companion.games.sabika.questions import lazy, printed_question, side
+from companion.games.sabika.questions import lazy, printed_question, token_keys, tokens_later
 from companion.games.sabika.rondel import Spot, move_cost, secondary_cost
 from companion.games.sabika.routes import export_costs
 from companion.games.sabika.say import ACTION_SAY, COLOUR_SAY, RING_SAY, WORKER_SAY, Said
@@ -180,7 +181,7 @@ def secondary_possible(g: Game, seat: int, spot: Spot, ring: str, left: int) -> 
     """Whether ``seat`` can carry out Secondary Action ``spot`` from ``ring`` with ``left`` to spend."""
     if secondary_cost(spot, ring, g.event()) > left:
         return False
-    if spot.kind == "marble":
+    if spot.kind == "marble" or not tokens_out(g.s):  # not set out yet: nobody has taken its token
         return True
     return g.s.raw_spots[spot.k - 1] is not None or bool(g.s.players[seat].raws)
 
@@ -297,28 +298,58 @@ def finish_board_setup(g: Game) -> None:
     """After the board questions: tokens on the Rondel, Sultan's Workers, the 2-player tile removal (L64-92)."""
     s = g.s
     n = len(s.players)
-    per_type = int(s.profile["bag.tokens_per_type"])
-    s.bag = dict.fromkeys(RAWS, per_type)
     s.discard = dict.fromkeys(RAWS, 0)
-    sd = side(n)
-    s.raw_spots = [None] * int(s.profile[f"rondel.{sd}.raw_spots"])
-    g.push(*[{"k": "reveal", "what": "raw", "slot": k, "sub": 0} for k in range(len(s.raw_spots))])
-    s.marble_spots = [True] * int(s.profile[f"rondel.{sd}.marble_spots"])
+    if not tokens_later(s) or all(key in s.profile for key in token_keys(s)):
+        set_out_tokens(g)
     if n < 4:
         for k in range(1, int(s.profile[f"sultan.{n}p.count"]) + 1):
             ring, square = str(s.profile[f"sultan.{n}p.{k}"]).split()
             s.sultan_workers.append([ring, int(square)])
     if n == 2 and not lazy(s):  # a lazy game removes them when Era II begins (``round_end.h_narrator``)
-        remove_two_player_tiles(s)
+        remove_two_player_tiles(s, s.profile["major.II.two_player_removed"])
     assert len(s.poem_display) == MINOR_POEM_DISPLAY[n]
     s.phase = "start_tiles"
     if solo.is_solo(s):
         g.push({"k": "yusuf_setup"})
 
 
-def remove_two_player_tiles(s: GameState) -> None:
-    """The Era II Major Construction Tiles marked for removal in 2-player games leave (L64-92)."""
-    removed = set(s.profile["major.II.two_player_removed"])
+def tokens_out(s: GameState) -> bool:
+    """Whether the companion has set out the Rondel's tokens (the bag filled, ``set_out_tokens``)."""
+    return bool(s.bag)
+
+
+def set_out_tokens(g: Game) -> None:
+    """The bag filled, a Raw Material drawn for each Raw Material square and a Marble on each Marble square
+    (L64-73): at setup, or in a game setting them out later (``questions.tokens_later``) when play first
+    reaches one; its printed values are read first (``KeyError``: asked). Nothing happens once they are out.
+
+    At setup of a game saved before, the draws are ``reveal`` effects; later the draws are made at once
+    from the seed and the square, never the in-play counter, so the same tokens lie there whenever
+    the table answers.
+    """
+    s = g.s
+    if tokens_out(s):
+        return
+    raws, marbles, per_type = (int(s.profile[key]) for key in token_keys(s))
+    s.bag = dict.fromkeys(RAWS, per_type)
+    s.raw_spots = [None] * raws
+    s.marble_spots = [True] * marbles
+    if not tokens_later(s):
+        g.push(*[{"k": "reveal", "what": "raw", "slot": k, "sub": 0} for k in range(raws)])
+        return
+    for k in range(raws):
+        s.raw_spots[k] = bag_draw(s, random.Random(f"{s.setup['seed']}/set out/{k}"))
+
+
+def bag_draw(s: GameState, rng: random.Random) -> str:
+    """One token drawn from the bag (which must not be empty) with ``rng``."""
+    raw = rng.choice([r for r in RAWS for _ in range(s.bag[r])])
+    s.bag[raw] -= 1
+    return raw
+
+
+def remove_two_player_tiles(s: GameState, removed: list[int]) -> None:
+    """The Era II Major Construction Tiles marked for removal in 2-player games (``removed``) leave (L64-92)."""
     s.major_tiles["II"] = [t for t in s.major_tiles["II"] if t not in removed]
 
 
@@ -330,20 +361,21 @@ def start_tiles_step(g: Game) -> None:
         if p.start_tile is None and not solo.is_yusuf(s, seat):
             g.push({"k": "start_tile", "p": seat})
             return
-    s.start_player = (solo.YUSUF if alone  # Yusuf starts the first round (L1224-1226)
-                      else max(range(len(s.players)), key=lambda i: s.players[i].start_tile or 0))
-    order = s.order()
+    start = (solo.YUSUF if alone  # Yusuf starts the first round (L1224-1226)
+             else max(range(len(s.players)), key=lambda i: s.players[i].start_tile or 0))
+    order = s.order(start)
+    printed = [(seat, int(s.profile[f"start_dinars.{pos}"]),  # read before anything changes (``Game._unknown``)
+                list(s.profile[f"start_tile.{s.players[seat].start_tile}.bonus"]))
+               for pos, seat in enumerate(order, start=1)
+               if not solo.is_yusuf(s, seat)]  # Yusuf: no Dinars, no Starting Tile (L1216-1226)
+    s.start_player = start
     for pos, seat in enumerate(reversed(order)):  # the starting player's Paria token on top of the pile
         s.players[seat].paria_stamp = pos + 1
     s.stamp = len(order)
     effects: list[dict[str, Any]] = []
-    for pos, seat in enumerate(order, start=1):
-        p = s.players[seat]
-        if solo.is_yusuf(s, seat):  # no Dinars, no Starting Tile (L1216-1226)
-            continue
-        p.dinars += int(s.profile[f"start_dinars.{pos}"])
-        effects.append({"k": "gain", "p": seat, "icons": list(s.profile[f"start_tile.{p.start_tile}.bonus"]),
-                        "src": "start"})
+    for seat, dinars, icons in printed:
+        s.players[seat].dinars += dinars
+        effects.append({"k": "gain", "p": seat, "icons": icons, "src": "start"})
     s.phase = "actions"
     s.turn = s.start_player
     g.push(*effects)

@@ -45,10 +45,11 @@ def metric(s: GameState, p: PlayerState, name: str) -> int:
     raise AssertionError(f"unknown metric {name}")
 
 
-def wishes(s: GameState, p: PlayerState) -> int:
-    """PP from every Sultan's Wishes tile in the Tower: each element times its PP (L914-920)."""
+def wishes(s: GameState, p: PlayerState, tower: list[str]) -> int:
+    """PP from every Sultan's Wishes tile in the Tower (``tower``: the tiles there once the new one is added):
+    each element times its PP (L914-920)."""
     total = 0
-    for tile in s.wish_tower:
+    for tile in tower:
         for element in s.profile[f"wish.{tile}.elements"]:
             total += metric(s, p, element) * int(s.profile[f"wish.{tile}.{element}.points"])
     return total
@@ -73,10 +74,12 @@ def card_points(s: GameState, seat: int, prefix: str) -> int:
 def final(s: GameState) -> None:
     """Major Poems, Trade Card, leftover Seals, Goods, Marble, Glazed Ceramic and Dinars (L1024-1055)."""
     report: dict[str, Any] = {}
-    for seat, p in enumerate(s.players):
-        for poem in p.grey_poems:
-            p.gain_pp(card_points(s, seat, f"major_poem.{poem}"), "major_poems")
-        p.gain_pp(card_points(s, seat, f"trade.{s.trade_card}"), "trade")
+    cards = [([card_points(s, seat, f"major_poem.{poem}") for poem in p.grey_poems],
+              card_points(s, seat, f"trade.{s.trade_card}")) for seat, p in enumerate(s.players)]  # read first
+    for seat, (p, (poems, trade)) in enumerate(zip(s.players, cards, strict=True)):
+        for points in poems:
+            p.gain_pp(points, "major_poems")
+        p.gain_pp(trade, "trade")
         leftovers = solo.leftovers(p) if solo.is_yusuf(s, seat) else (
             p.seals + p.items["sugar"] + p.items["clothes"] + p.items["pottery"] + p.items["marble"]
             + p.items["glazed"] + p.dinars // 2)

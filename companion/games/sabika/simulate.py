@@ -8,16 +8,14 @@ answers stand in for a real board; they are not claims about it.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from companion.games.sabika import questions
 from companion.games.sabika.actions import Action, Answer, Choose
-from companion.games.sabika.components import MAJOR_TILES, MINOR_POEM_DISPLAY, POEM_LETTERS, POEM_NUMBERS, POOLS
+from companion.games.sabika.components import MINOR_POEM_DISPLAY, RINGS
 from companion.games.sabika.game import Game
-from companion.games.sabika.questions import Spec
 from companion.games.sabika.setup import TABLE_KEYS, SetupOptions, resolve_setup
-from companion.i18n import Msg
 
 DEFAULT_NAMES: tuple[str, ...] = ("Aisha", "Yusuf", "Leonor", "Hamid")
 
@@ -52,15 +50,17 @@ def table_setup(players: int, seed: int) -> dict[str, Any]:
 
 
 def play_random_game(players: int, seed: int, *, names: Sequence[str] | None = None,
-                     max_actions: int = 50_000, advanced: bool = False, table_draws: bool = False) -> Game:
+                     max_actions: int = 50_000, advanced: bool = False, table_draws: bool = False,
+                     when_needed: bool = False) -> Game:
     """Play a whole random legal game with ``players`` seats from ``seed`` (``advanced``: with 3 Events;
-    1 player: the solo mode against Yusuf)."""
+    1 player: the solo mode against Yusuf; ``when_needed``: printed values asked as play needs them, as
+    a new dashboard game does)."""
     rng = random.Random(seed)
     seats = tuple(names) if names is not None else DEFAULT_NAMES[:players]
     seed_setup = rng.randrange(2**32)
     draws = table_setup(players, seed_setup) if table_draws else {}
     game = Game.new(SetupOptions(players=seats, seed=seed_setup, advanced=advanced, table_draws=table_draws,
-                                 draws=draws, solo=players == 1))
+                                 draws=draws, solo=players == 1, when_needed=when_needed))
     for _ in range(max_actions):
         if game.finished:
             return game
@@ -79,30 +79,17 @@ def random_profile(players: int, seed: int, base: dict[str, Any] | None = None) 
     while game.pending is not None and game.pending["kind"] == "question":  # the board side, what lies face up
         game.apply(random_action(game, rng))
     profile = dict(game.profile)
-    for specs in _every_component(profile):
+    for specs in questions.pool_components(profile):
         for key, _prompt, options, multi, count in specs:  # the generator reads ``profile`` as it goes
             if key not in profile:
                 choices = list(options)
                 size = (count or rng.randint(1, min(2, len(choices)))) if multi else 1
                 picked = rng.sample(choices, size)
                 profile[key] = picked if multi else picked[0]
+    if players == 3 and "rondel.large.four_only" not in profile:  # a new game asks the 3 covered squares at once
+        squares = [f"{ring} {sq}" for ring in RINGS for sq in range(1, int(profile[f"rondel.large.{ring}.size"]) + 1)]
+        covered = rng.sample(squares, questions.COVERED)
+        profile["rondel.large.four_only"] = covered
+        profile.update({f"rondel.large.{spot.replace(' ', '.')}.four_only": "yes" if spot in covered else "no"
+                        for spot in squares})  # and the same square by square, as a game saved before asks
     return profile
-
-
-def _every_component(profile: dict[str, Any]) -> Iterator[Iterator[Spec]]:
-    """The questions of every numbered component in the seeded pools (``components.POOLS``)."""
-    yield from (questions.wish_tile(profile, f"{letter}{n}") for letter in "ABC"
-                for n in range(1, POOLS["wish_per_letter"] + 1))
-    yield from (questions.scoring_card(profile, f"trade.{n}", Msg("Trade Card {n}", n=n))
-                for n in range(1, POOLS["trade_card"] + 1))
-    yield from (questions.scoring_card(profile, f"major_poem.{letter}{n}",
-                                                Msg("Major Poem {n}", n=f"{letter}{n}"))
-                for letter in POEM_LETTERS for n in range(1, POEM_NUMBERS + 1))
-    yield from (questions.city_tile(n) for n in range(1, POOLS["city_tile"] + 1))
-    yield questions.routes(profile)
-    yield from (questions.major_tile(era, n) for era, count in MAJOR_TILES.items() for n in range(1, count + 1))
-    yield from (questions.storehouse_tile(n) for n in range(1, POOLS["storehouse"] + 1))
-    yield from (questions.minor_card(n) for n in range(1, POOLS["minor_card"] + 1))
-    yield from (questions.minor_poem(profile, n) for n in range(1, POOLS["minor_poem"] + 1))
-    yield from (questions.balance_card(n) for n in range(1, POOLS["balance"] + 1))
-    yield from (questions.start_tile(n) for n in range(1, POOLS["start_tile"] + 1))

@@ -17,8 +17,8 @@ from companion.games.common.decisions import NeedInput
 from companion.games.sabika import routes
 from companion.games.sabika.components import BUILDING_TYPES, CITIES, WORKER_RING, WORKERS
 from companion.games.sabika.handlers import Effect, gain_parias, handler
-from companion.games.sabika.questions import YES_NO, question
-from companion.games.sabika.rules import storehouse_side
+from companion.games.sabika.questions import FAVOUR_LENGTHS, YES_NO, Spec, latest_asking, question
+from companion.games.sabika.rules import set_out_tokens, storehouse_side
 from companion.games.sabika.say import RING_SAY, Said
 from companion.games.sabika.scoring import metric
 from companion.games.sabika.solo import HUMAN, YUSUF
@@ -58,14 +58,14 @@ def action_options(deck: str) -> list[str]:
     return ["none", *singles, *pairs]
 
 
-def card_specs(g: Game, deck: str, card: int) -> list[tuple[str, Msg, list[Any], bool]]:
-    """The printed values of Yusuf's Card (key, prompt, options, multi)."""
+def card_specs(squares: dict[str, list[int]], deck: str, card: int) -> list[tuple[str, Msg, list[Any], bool]]:
+    """The printed values of Yusuf's Card (key, prompt, options, multi); ``squares``: each ring's usable squares."""
     ring = DECK_RING[deck]
     what = Msg("Yusuf's {deck} Card {n}", deck=DECK_SAY[deck], n=card)
     key = f"yusuf.{deck}.{card}"
     return [
         (f"{key}.square", Msg("{what}: which square of the {ring} is shown at the top?", what=what,
-                              ring=RING_SAY[ring]), list(g.layout.squares[ring]), False),
+                              ring=RING_SAY[ring]), list(squares[ring]), False),
         (f"{key}.discard", Msg("{what}: does it show the discard icon (Raw Material / Marble)?", what=what), YES_NO,
          False),
         (f"{key}.actions", Msg("{what}: which action(s) in the middle, top to bottom?", what=what),
@@ -76,7 +76,7 @@ def card_specs(g: Game, deck: str, card: int) -> list[tuple[str, Msg, list[Any],
 
 def ask_card(g: Game, deck: str, card: int) -> None:
     """Pause on the first printed value of the Card not in the profile (a question kept in the profile)."""
-    for key, prompt, options, multi in card_specs(g, deck, card):
+    for key, prompt, options, multi in card_specs(g.layout.squares, deck, card):
         if key not in g.s.profile:
             raise NeedInput(question(key, prompt, options, multi=multi))
 
@@ -92,17 +92,24 @@ def new_state(draws: dict[str, Any]) -> dict[str, Any]:
 # --- setup -----------------------------------------------------------------------------------------
 
 
+def trade_cities_spec(card: int) -> Spec:
+    """The question naming the Cities that meet Trade Card ``card``'s scoring criteria (the text prints none)."""
+    return (f"solo.trade.{card}.cities", Msg("Solo mode: which Cities meet the scoring criteria of Trade Card {n}?",
+                                             n=card), list(range(1, CITIES + 1)), True, None)
+
+
 def trade_cities(g: Game) -> list[int]:
-    """Cities meeting the Trade Card's scoring criteria: asked of the table (the text prints none)."""
-    key = f"solo.trade.{g.s.trade_card}.cities"
+    """Cities meeting the Trade Card's scoring criteria: asked of the table."""
+    key, prompt, options, multi, _ = trade_cities_spec(g.s.trade_card)
     if key not in g.s.profile:
-        raise NeedInput(question(key, Msg("Solo mode: which Cities meet the scoring criteria of Trade Card {n}?",
-                                          n=g.s.trade_card), list(range(1, CITIES + 1)), multi=True))
+        raise NeedInput(question(key, prompt, options, multi=multi))
     return sorted(int(c) for c in g.s.profile[key])
 
 
 def closest(g: Game, eff: Effect, cities: list[int], start: dict[int, str], why: Msg) -> int | None:
     """The City of ``cities`` cheapest to reach from Granada or ``start``; the human breaks ties (L1210-1211)."""
+    if len(cities) == 1 and latest_asking(g.s):  # nothing to compare: the Map is not needed yet
+        return cities[0]
     costs = routes.export_costs(g.s.profile, start)
     reachable = [c for c in cities if c in costs] or cities
     if not reachable:
@@ -202,8 +209,8 @@ def h_yusuf_resolve(g: Game, eff: Effect) -> None:
     key = f"yusuf.{deck}.{card}"
     square = int(prof[f"{key}.square"])
     worker = which_worker(g, deck, square)
-    if worker is not None and prof[f"{key}.discard"] == "yes":
-        g.layout.spots_at(WORKER_RING[worker], square)  # a lazy game asks the links before anything changes
+    if worker is not None and prof[f"{key}.discard"] == "yes" and g.layout.spots_at(WORKER_RING[worker], square):
+        set_out_tokens(g)  # a lazy game asks the links and sets out the tokens before anything changes
     s.yusuf["discards"][deck].append(card)
     s.yusuf["card"] = None
     if worker is None:  # the partner Master Builder is there: discard unresolved, reveal another (L1271-1273)
@@ -247,10 +254,14 @@ def h_yusuf_major_construction(g: Game, eff: Effect) -> None:
     if not tiles:
         return
     wanted = desired_types(s, "major")
-    tile = next((t for t in tiles if s.profile[f"major.{era}.{t}.type"] in wanted), tiles[0])
+    tile = next((t for t in tiles if (wanted or not latest_asking(s)) and s.profile[f"major.{era}.{t}.type"] in wanted),
+                tiles[0])
+    favour = y.favour + 1  # read before anything changes (``Game._unknown``); the track has 2 spaces or more
+    if favour > min(FAVOUR_LENGTHS) or not latest_asking(s):
+        favour = min(favour, int(s.profile["favour.length"]))
     s.major_tiles[era].remove(tile)
     y.major_tiles.append(f"{era}-{tile}")
-    y.favour = min(y.favour + 1, int(s.profile["favour.length"]))
+    y.favour = favour
 
 
 @handler
@@ -261,7 +272,8 @@ def h_yusuf_minor_construction(g: Game, eff: Effect) -> None:
     if not cards:
         return
     wanted = desired_types(s, "minor")
-    card = next((c for c in cards if s.profile[f"minor_card.{c}.type"] in wanted), cards[0])
+    card = next((c for c in cards if (wanted or not latest_asking(s)) and s.profile[f"minor_card.{c}.type"] in wanted),
+                cards[0])
     s.minor_display[s.minor_display.index(card)] = None
     s.players[YUSUF].minor_row.append(card)
 

@@ -7,6 +7,7 @@ from its start, so nothing may happen twice).
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,12 @@ import pytest
 from companion.games.sabika import Answer, Game, Rest, SetupOptions, Work
 from companion.games.sabika import log as sabika_log
 from companion.games.sabika.actions import Action
+from companion.games.sabika.questions import LAZY, LAZY_TOKENS
+from companion.games.sabika.setup import resolve_setup
+from companion.games.sabika.simulate import random_profile
 
-SAVED = Path(__file__).parent / "data" / "saved-before-asking-when-needed.jsonl"
+DATA = Path(__file__).parent / "data"
+SAVED = DATA / "saved-before-asking-when-needed.jsonl"
 """A game written by the engine before lazy asking (commit e1258ea): its setup has no ``asks``."""
 
 
@@ -56,21 +61,46 @@ def test_an_old_saved_game_loads_and_replays_unchanged() -> None:
     assert len(asked) > 150
 
 
-def test_a_new_table_game_asks_only_what_setup_uses_before_the_first_move() -> None:
+@pytest.mark.parametrize("name", ["2p", "solo"])
+def test_a_game_saved_asking_when_needed_replays_to_the_same_end(name: str) -> None:
+    """Whole random games saved by the engine of commit 1dea28c (``asks``: "when needed", the bag and the
+    Secondary squares asked at setup), with the final state that engine reached."""
+    game = sabika_log.read_log((DATA / f"saved-asking-when-needed-{name}.jsonl").read_text(encoding="utf-8"), name)
+    final = json.loads((DATA / f"saved-asking-when-needed-{name}.final.json").read_text(encoding="utf-8"))
+    assert game.s.setup["asks"] == "when needed"
+    assert json.loads(json.dumps(game.to_dict(), sort_keys=True)) == final
+
+
+def test_a_new_table_game_asks_only_what_its_first_move_needs() -> None:
     eager = questions_before_first_move(("Ana", "Ben"), when_needed=False)
     lazy = questions_before_first_move(("Ana", "Ben"), when_needed=True)
     assert len(eager) > 150
     assert not [key for key in lazy if key.endswith(".action") or key.startswith(("city_tile.", "minor_card."))]
-    assert len(lazy) <= 14, lazy
+    assert not [key for key in lazy if key.startswith("bag.") or key.endswith("_spots")]  # tokens: when reached
+    assert len(lazy) <= 10, lazy
 
 
-def _eager_run(players: tuple[str, ...], seed: int, moves: int) -> tuple[dict[str, Any], list[Action], Game]:
-    """An eager game played by random legal moves: the answers it was given, its moves, the game."""
-    game = Game.new(SetupOptions(players=players, seed=seed, solo=len(players) == 1))
+def test_a_new_three_player_game_asks_the_three_covered_squares_at_once() -> None:
+    asked = questions_before_first_move(("Ana", "Ben", "Cy"), when_needed=True)
+    assert "rondel.large.four_only" in asked and not [key for key in asked if key.endswith(".four_only")
+                                                      and key != "rondel.large.four_only"]
+    assert len(asked) <= 13, asked  # 42 when each square was asked
+
+
+def test_a_new_solo_game_asks_only_what_yusufs_first_turn_reads() -> None:
+    asked = questions_before_first_move(("Ana",), when_needed=True)  # Yusuf starts (L1224-1226)
+    trade = next(key for key in asked if key.startswith("solo.trade."))
+    assert asked[asked.index(trade) + 1] == "start_dinars.2"  # his first Ship: one City meets the Card, no Map
+    assert not [key for key in asked if key.startswith(("map.", "favour.", "bag.")) or key.endswith(".type")]
+    assert len(asked) <= 22, asked  # 37 before
+
+
+def _run(game: Game, seed: int) -> tuple[dict[str, Any], list[Action]]:
+    """``game`` played to its end by random legal moves: the answers it was asked for, its moves."""
     rng = random.Random(seed)
     answers: dict[str, Any] = {}
     played: list[Action] = []
-    while len(played) < moves and not game.finished:
+    while not game.finished:
         if game.pending is not None and game.pending["kind"] == "question":
             answer = middle(game)
             answers[answer.key] = answer.value
@@ -79,29 +109,55 @@ def _eager_run(players: tuple[str, ...], seed: int, moves: int) -> tuple[dict[st
         action = rng.choice(list(game.legal_actions()))
         played.append(action)
         game.apply(action)
-    return answers, played, game
+    return answers, played
 
 
-@pytest.mark.parametrize(("players", "seed"), [(("Ana", "Ben"), 3), (("Ana", "Ben"), 8), (("Ana",), 5)])
-def test_the_lazy_game_ends_where_the_eager_game_ends_given_the_same_values(players: tuple[str, ...],
-                                                                           seed: int) -> None:
-    answers, played, eager = _eager_run(players, seed, 100_000)  # to the end: Era II removes 2-player tiles
-    assert eager.finished
-    lazy = Game.new(SetupOptions(players=players, seed=seed, solo=len(players) == 1, when_needed=True))
+def _asking(game: Game, played: list[Action], values: dict[str, Any]) -> int:
+    """Apply ``played`` to ``game``, answering each question from ``values``: how many it asked."""
     asked = 0
-    for action in played:
-        while lazy.pending is not None and lazy.pending["kind"] == "question":
-            key = lazy.pending["key"]
-            lazy.apply(Answer(key, answers[key]))  # only values the eager game was asked
+    for action in [*played, None]:
+        while game.pending is not None and game.pending["kind"] == "question":
+            key = game.pending["key"]
+            game.apply(Answer(key, values[key]))
             asked += 1
-        lazy.apply(action)
-    while lazy.pending is not None and lazy.pending["kind"] == "question":
-        lazy.apply(Answer(lazy.pending["key"], answers[lazy.pending["key"]]))
-        asked += 1
-    assert asked < len(answers)
-    mine, theirs = lazy.to_dict(), eager.to_dict()
+        if action is not None:
+            game.apply(action)
+    return asked
+
+
+def _same_end(one: Game, other: Game) -> None:
+    mine, theirs = one.to_dict(), other.to_dict()
     for view in (mine, theirs):
         view.pop("profile")
         view.pop("setup")
     assert mine == theirs
-    assert Game.replay(lazy.s.setup, list(lazy.log)).to_dict() == lazy.to_dict()
+    assert Game.replay(one.s.setup, list(one.log)).to_dict() == one.to_dict()
+
+
+@pytest.mark.parametrize(("players", "seed"), [(("Ana", "Ben"), 3), (("Ana", "Ben"), 8), (("Ana",), 5)])
+def test_a_game_saved_asking_when_needed_ends_where_the_eager_game_ends(players: tuple[str, ...],
+                                                                        seed: int) -> None:
+    """Games saved on 2026-11-26 ask when needed but set out the Rondel's tokens at setup (``LAZY``)."""
+    eager = Game.new(SetupOptions(players=players, seed=seed, solo=len(players) == 1))
+    answers, played = _run(eager, seed)  # to the end: Era II removes 2-player tiles
+    lazy = Game({**resolve_setup(SetupOptions(players=players, seed=seed, solo=len(players) == 1,
+                                              when_needed=True)), "asks": LAZY})
+    assert _asking(lazy, played, answers) < len(answers)  # only values the eager game was asked, and fewer
+    _same_end(lazy, eager)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(("Ana", "Ben"), 3), (("Ana", "Ben"), 8), (("Ana",), 5),
+                                               (("Ana", "Ben", "Cy"), 6)])
+def test_a_new_game_asked_as_it_goes_ends_where_a_game_knowing_every_value_ends(players: tuple[str, ...],
+                                                                               seed: int) -> None:
+    """A table that filled in every printed value ahead, and one answering as play reaches them, play the
+    same game: the same tokens on the Rondel (set out later), the same draws, the same end."""
+    solo = len(players) == 1
+    ahead = Game.new(SetupOptions(players=players, seed=seed, solo=solo, when_needed=True,
+                                  profile=random_profile(max(2, len(players)), seed)))
+    answers, played = _run(ahead, seed)
+    assert all(key.startswith(("yusuf.", "solo.")) for key in answers)  # only the automa's cards: not in it
+    asked = Game.new(SetupOptions(players=players, seed=seed, solo=solo, when_needed=True))
+    assert _asking(asked, played, ahead.profile) > 20
+    assert asked.s.setup["asks"] == LAZY_TOKENS
+    _same_end(asked, ahead)
