@@ -34,6 +34,11 @@ window.Keshi = (function () {
   // The translation of an English text, with params filled in.
   function t(text, params) { return fill(lookup(text, text), params); }
 
+  // ngettext for the companion's two languages: English and German both take the first form for a count
+  // of 1 and the second for any other ("Plural-Forms: nplurals=2; plural=(n != 1)" in the German catalog),
+  // so each form is its own catalog text: tn(n, "1 date", "{n} dates") -> "1 Dattel" / "3 Datteln".
+  function tn(n, one, many, params) { return t(n === 1 ? one : many, Object.assign({n: n}, params)); }
+
   // A game word whose translation depends on what it names: word("colour", "green") -> "Hellgrün".
   function word(context, text) { return lookup(context + "\u0004" + text, text); }
 
@@ -92,6 +97,6 @@ window.Keshi = (function () {
       esc(word("colour", colour)) + "</span>";
   }
 
-  return {api: api, newKey: newKey, csrf: csrf, esc: esc, chip: chip, t: t, word: word, say: say, sayOr: sayOr};
+  return {api: api, newKey: newKey, csrf: csrf, esc: esc, chip: chip, t: t, tn: tn, word: word, say: say, sayOr: sayOr};
 })();
 window.t = window.Keshi.t;
