@@ -7,7 +7,7 @@ entered by tapping), a Marrakesh, a Morocco and a Sabika game at their start, a 
 with a question about a printed value open, and each game's final table (Marrakesh's rows in the view's one
 order of categories). Each screen's text is scanned for rulebook references ("L1120", "digest", "rule 4.2"),
 JSON or placeholders ("{", "}"), the engine's phase keys ("phase roll"), internal snake_case names, and, on
-the German phone, English phrases of the catalogue; the top menu must be one line that fits the width. A
+the German phone, English phrases of the catalogue; the top menu must be one line, the page as wide as the phone. A
 refusal the page shows (a bad import, the calibration's) is scanned as the API words it. The games are made
 and imported through the HTTP API; one page is reused (no new browser per screen).
 """
@@ -71,6 +71,9 @@ def scan(page: Page, screen: str, german: bool) -> list[str]:
     if page.evaluate("(() => { const bar = document.querySelector('.topbar'); "
                      "return bar.scrollWidth > bar.clientWidth; })()"):
         found.append("the top menu runs off the screen")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    if width > PHONE["width"]:  # nothing runs off the side of the phone
+        found.append(f"the screen is {width} px wide")
     return [f"{screen}: {f}" for f in found]
 
 
@@ -130,6 +133,7 @@ def walk(page: Page, url: str, games: dict[str, dict[str, str]], german: bool) -
     page.locator(".pf-open").first.click()  # the Board page: a value's editor, where it is printed
     expect(page.locator(".pf-edit:not([hidden])")).to_be_visible()
     problems += scan(page, "/profile, a value open", german)
+    screenshot(page, f"scan-{'de' if german else 'en'}-board-value-open")
     problems += refusal(page, "a bad game log", german, "POST", "/api/games/import", '{"format": "keshi"}')
     problems += calibration_scanned(page, url, german)
     for kind in ("marrakesh", "morocco", "sabika"):  # the wizard's steps of each game
@@ -153,6 +157,7 @@ def walk(page: Page, url: str, games: dict[str, dict[str, str]], german: bool) -
     problems += games_scanned(page, url, games, german)
     page.goto(url + "/")  # the games list: winners, dates and moves of finished and imported games
     expect(page.locator(".game-winner")).to_have_count(3)
+    screenshot(page, f"scan-{'de' if german else 'en'}-games-list")
     return problems + scan(page, "/ after games", german)
 
 
@@ -213,6 +218,7 @@ def games_scanned(page: Page, url: str, games: dict[str, dict[str, str]], german
             expect(page.locator("#final-table")).to_be_visible()
         if kind == "marrakesh final":
             rows_follow_the_category_order(page, game["id"])
+            screenshot(page, f"scan-{'de' if german else 'en'}-marrakesh-final")
         problems += scan(page, f"{kind} game", german)
     return problems
 
