@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.marrakesh import Game as MarrakeshGame
 from companion.games.marrakesh.log import write_log as marrakesh_log
@@ -33,7 +33,7 @@ from companion.games.morocco.log import write_log as morocco_log
 from companion.games.morocco.simulate import play_random_game as morocco_game
 from companion.games.sabika.log import write_log as sabika_log
 from companion.games.sabika.simulate import play_random_game as sabika_game
-from tests.browser.conftest import PHONE, screenshot
+from tests.browser.conftest import PHONE, SCREENSHOTS, screenshot
 from tests.browser.test_i18n_pages import served  # noqa: F401 - the in-process server fixture
 from tests.web.http_table import HttpTable
 from tests.web.test_i18n import untranslated
@@ -75,6 +75,12 @@ def scan(page: Page, screen: str, german: bool) -> list[str]:
     if width > PHONE["width"]:  # nothing runs off the side of the phone
         found.append(f"the screen is {width} px wide")
     return [f"{screen}: {f}" for f in found]
+
+
+def shot(part: Locator, name: str) -> None:
+    """A screenshot of one part of the screen under test-artifacts/screenshots/ (docs/screenshots takes some)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    part.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def refusal(page: Page, screen: str, german: bool, method: str, path: str, body: str | None = None) -> list[str]:
@@ -133,7 +139,7 @@ def walk(page: Page, url: str, games: dict[str, dict[str, str]], german: bool) -
     page.locator(".pf-open").first.click()  # the Board page: a value's editor, where it is printed
     expect(page.locator(".pf-edit:not([hidden])")).to_be_visible()
     problems += scan(page, "/profile, a value open", german)
-    screenshot(page, f"scan-{'de' if german else 'en'}-board-value-open")
+    shot(page.locator(".pf-entry:has(.pf-edit:not([hidden]))"), f"scan-{'de' if german else 'en'}-board-value-open")
     problems += refusal(page, "a bad game log", german, "POST", "/api/games/import", '{"format": "keshi"}')
     problems += calibration_scanned(page, url, german)
     for kind in ("marrakesh", "morocco", "sabika"):  # the wizard's steps of each game
@@ -218,7 +224,7 @@ def games_scanned(page: Page, url: str, games: dict[str, dict[str, str]], german
             expect(page.locator("#final-table")).to_be_visible()
         if kind == "marrakesh final":
             rows_follow_the_category_order(page, game["id"])
-            screenshot(page, f"scan-{'de' if german else 'en'}-marrakesh-final")
+            shot(page.locator("#screen"), f"scan-{'de' if german else 'en'}-marrakesh-final")
         problems += scan(page, f"{kind} game", german)
     return problems
 

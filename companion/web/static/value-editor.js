@@ -27,7 +27,7 @@ window.KeshiValueEditor = (function () {
   const AMOUNTS = {dinars: [t("1 dinar"), "{n} dinars"], points: [t("1 point"), "{n} points"]};
   // River spaces, the supply board's icons and the luxury goods are no game word of CONTEXTS: the rulebook's words.
   const BONUS_WORDS = {any_keshi: t("any 1 keshi"), two_keshis: t("any 2 keshis of one colour"), river_step: t("1 river step"),
-    plain: t("river space without a bonus"), jetty: t("landing space"), "rapid:1_point": t("rapid: 1 point"),
+    plain: t("plain water"), jetty: t("jetty"), "rapid:1_point": t("rapid: 1 point"),
     "rapid:3_points": t("rapid: 3 points"), "rapid:resource": t("rapid: 1 resource"), "rapid:goods": t("rapid: 1 goods keshi"),
     exchange: t("exchange office"), scroll: t("scroll"), slipper: t("slipper"), tajine: t("tajine"), dagger: t("dagger"),
     oil_lamp: t("oil lamp"), necklace: t("necklace")};
