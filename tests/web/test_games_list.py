@@ -77,6 +77,15 @@ def test_an_import_with_a_date_of_play_that_is_not_a_time_is_refused_and_adds_no
     assert [g["id"] for g in client.get("/api/games").get_json()["games"]] == [played.game_id]
 
 
+def test_the_list_counts_one_move_in_the_singular(client: FlaskClient) -> None:
+    none_yet = create(client, "morocco", ("Ana", "Ben"))
+    one = create(client, "morocco", ("Cy", "Di"))
+    assert one.act({"type": "roll", "player": one.view()["choices"]["actor"], "face": "green"}, 0).status_code == 201
+    html = client.get("/").get_data(as_text=True)
+    assert '<span class="game-moves">1 move</span>' in row_of(html, one.game_id)
+    assert '<span class="game-moves">0 moves</span>' in row_of(html, none_yet.game_id)
+
+
 def test_delete_removes_the_game_its_log_and_events_only(app: Flask, client: FlaskClient) -> None:
     keep = create(client, "morocco", ("Ana", "Ben"))
     gone = create(client, "morocco", ("Cy", "Di"))
