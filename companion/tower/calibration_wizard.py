@@ -40,7 +40,7 @@ STEPS: tuple[str, ...] = (EMPTY, *COLOURS)
 PIECES_PER_COLOUR = 4
 
 
-def step_names(steps: list[str] | tuple[str, ...]) -> list[Msg]:
+def step_names(steps: list[str] | tuple[str, ...]) -> list[Msg | str]:
     """Steps as the wizard's screens name them, in the reader's language ("the empty tray", "turquoise")."""
     return [Msg("the empty tray") if step == EMPTY else colour_name(step) for step in steps]
 
