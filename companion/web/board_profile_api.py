@@ -22,6 +22,7 @@ from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
 from companion.i18n import Msg
+from companion.i18n.player_words import without_rule_refs
 from companion.store import StorageFull
 from companion.table.board_profile import (
     EDITIONS,
@@ -118,4 +119,5 @@ def import_file() -> ResponseReturnValue:
 @bp.errorhandler(KeshiError)
 def refused(exc: KeshiError) -> ResponseReturnValue:
     """The problem in words: 507 when the companion's storage is full, else 400."""
-    return jsonify(error=str(exc), kind=type(exc).__name__), 507 if isinstance(exc, StorageFull) else 400
+    status = 507 if isinstance(exc, StorageFull) else 400
+    return jsonify(error=without_rule_refs(str(exc)), kind=type(exc).__name__), status
