@@ -61,6 +61,8 @@ def needs(key: str) -> list[str]:
         return [f"rondel.{p[1]}.{p[2]}.size"]
     if p[0] == "rondel" and p[2] in ("raw", "marble"):
         return [f"rondel.{p[1]}.{p[2]}_spots", f"rondel.{p[1]}.{p[4]}.size"]
+    if p[0] == "sultan" and p[2] == "squares":
+        return [f"rondel.{'small' if p[1] == '2p' else 'large'}.{ring}.size" for ring in RINGS]  # L59-61
     if p[0] == "sultan" and p[2] != "count":
         board = "small" if p[1] == "2p" else "large"  # L59-61
         return [f"sultan.{p[1]}.count", *(f"rondel.{board}.{ring}.size" for ring in RINGS)]

@@ -54,7 +54,8 @@ def no_english(page: Page, what: str, *, everything: bool = False) -> None:
     section opened first (and closed again after: the scan's time grows with the text it reads)."""
     if everything:
         page.evaluate("() => document.querySelectorAll('#board details').forEach(d => { d.open = true; })")
-    left = english_left(page) + SABIKA_WORDS.findall(page.locator("body").inner_text())
+    left = [found for found in english_left(page) if re.search("[A-Za-z]", found)]  # "+ 1" is no English
+    left += SABIKA_WORDS.findall(page.locator("body").inner_text())
     lines = [line for line in page.locator("body").inner_text().splitlines() if any(w in line for w in left)]
     if everything:
         page.evaluate("() => document.querySelectorAll('#board details').forEach(d => { d.open = false; })")

@@ -99,7 +99,7 @@ def test_a_german_phone_reads_sabikas_values_in_german(client: FlaskClient) -> N
     entries = client.get(f"/api/board-profile?edition={SABIKA}", headers=german).get_json()["entries"]
     bag = next(e for e in entries if e["key"] == "bag.tokens_per_type")
     assert bag["where"] == "Beutel" and bag["title"].startswith("Wie viele Rohstoff-/Warenmarker")
-    assert {e["where"] for e in entries} >= {"Arbeiter des Sultans", "Startplättchen", "Gleichgewichtskarten"}
+    assert {e["where"] for e in entries} >= {"Rundenleiste", "Startplättchen", "Gleichgewichtskarten"}
     refused = client.put(f"/api/board-profile/{SABIKA}/values/rondel.small.outer.1.action", json={"value": "market"},
                          headers={**german, "X-CSRF-Token": csrf_of(client)})
     assert "ist kein aufgedruckter Wert" in refused.get_json()["error"]

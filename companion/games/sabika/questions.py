@@ -130,7 +130,8 @@ def token_keys(s: GameState) -> list[str]:
 def latest_asking(s: GameState) -> bool:
     """Whether the game asks as every new game does (``LAZY_TOKENS``), beyond a game saved as ``LAZY``:
     the Rondel's tokens are set out when play reaches one (``tokens_later``); carving a blue Minor Poem
-    reads its permanent side; with 3 players the 3 covered squares are one question; Yusuf reads only
+    reads its permanent side; with 3 players the 3 covered squares are one question, and the Sultan's
+    Workers' squares one (not how many, then each one's square); Yusuf reads only
     what his choice depends on (no tile types when no type is desired, no Map for a single City, the
     Favour Track's length only where it could stop him). A game saved as ``LAZY`` keeps asking as it
     did, so that its log replays unchanged."""
@@ -193,7 +194,12 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
                 yield (f"rondel.{sd}.{kind}.{k}.{ring}",
                        Msg("Which square of the {ring} does {what} Secondary Action {k} connect to?",
                            ring=RING_SAY[ring], what=what, k=k), list(range(1, size + 1)), False, None)
-    if n < 4:
+    if n < 4 and at_once:  # no Sultan's Workers with 4 players (L64-65)
+        yield (f"sultan.{n}p.squares", Msg("On which squares do the Sultan's Workers start ({n} players: the squares "
+                                           "showing their silhouettes)?", n=n),
+               [f"{ring} {sq}" for ring in RINGS for sq in range(1, int(prof[f"rondel.{sd}.{ring}.size"]) + 1)],
+               True, None)
+    elif n < 4:
         count_key = f"sultan.{n}p.count"
         yield (count_key, Msg("How many Sultan's Workers are placed in a {n}-player game?", n=n), list(range(0, 5)),
                False, None)

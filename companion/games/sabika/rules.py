@@ -17,7 +17,7 @@ from companion.games.sabika.components import (
     RAWS,
     WORKER_RING,
 )
-from companion.games.sabika.questions import lazy, printed_question, token_keys, tokens_later
+from companion.games.sabika.questions import latest_asking, lazy, printed_question, token_keys, tokens_later
 from companion.games.sabika.rondel import Spot, move_cost, secondary_cost
 from companion.games.sabika.routes import export_costs
 from companion.games.sabika.say import ACTION_SAY, COLOUR_SAY, RING_SAY, WORKER_SAY, Said
@@ -302,8 +302,10 @@ def finish_board_setup(g: Game) -> None:
     if not tokens_later(s) or all(key in s.profile for key in token_keys(s)):
         set_out_tokens(g)
     if n < 4:
-        for k in range(1, int(s.profile[f"sultan.{n}p.count"]) + 1):
-            ring, square = str(s.profile[f"sultan.{n}p.{k}"]).split()
+        squares = (s.profile[f"sultan.{n}p.squares"] if latest_asking(s) else  # games saved before: one by one
+                   [s.profile[f"sultan.{n}p.{k}"] for k in range(1, int(s.profile[f"sultan.{n}p.count"]) + 1)])
+        for spot in squares:
+            ring, square = str(spot).split()
             s.sultan_workers.append([ring, int(square)])
     if n == 2 and not lazy(s):  # a lazy game removes them when Era II begins (``round_end.h_narrator``)
         remove_two_player_tiles(s, s.profile["major.II.two_player_removed"])

@@ -86,6 +86,11 @@ def random_profile(players: int, seed: int, base: dict[str, Any] | None = None) 
                 size = (count or rng.randint(1, min(2, len(choices)))) if multi else 1
                 picked = rng.sample(choices, size)
                 profile[key] = picked if multi else picked[0]
+    sultan = f"sultan.{players}p"
+    if players < 4 and f"{sultan}.squares" not in profile:  # a new game asks the Sultan's Workers' squares at once
+        spots = sorted({str(profile[f"{sultan}.{k}"]) for k in range(1, int(profile[f"{sultan}.count"]) + 1)})
+        outer = int(profile[f"rondel.{questions.side(players)}.outer.size"])
+        profile[f"{sultan}.squares"] = spots or [f"outer {rng.randint(1, outer)}"]  # 1 or more: as the question
     if players == 3 and "rondel.large.four_only" not in profile:  # a new game asks the 3 covered squares at once
         squares = [f"{ring} {sq}" for ring in RINGS for sq in range(1, int(profile[f"rondel.large.{ring}.size"]) + 1)]
         covered = rng.sample(squares, questions.COVERED)
