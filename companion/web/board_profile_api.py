@@ -7,6 +7,8 @@
 * ``PUT|DELETE /api/board-profile/<edition>/values/<key>`` — set ``{"value": ...}`` / forget a value.
 * ``GET  /api/board-profile/<edition>/export`` — the profile as a file to share with another table.
 * ``POST /api/board-profile/import`` — merge such a file (raw JSON body or the form's ``profile`` file).
+* ``GET /api/table-profile/<game>``, ``PUT|DELETE /api/table-profile/<game>/values/<key>`` — a table game's
+  printed values (Morocco's overflow arrow), kept as an answer in play would keep them.
 
 Changes need this session's CSRF token (checked for the whole app, ``access.install``), as creating a
 game does. Errors answer ``{"error": "..."}`` naming the problem, status 400; nothing changes.
@@ -24,6 +26,7 @@ from companion.errors import KeshiError
 from companion.i18n import Msg
 from companion.i18n.player_words import without_rule_refs
 from companion.store import StorageFull
+from companion.table import kinds
 from companion.table.board_profile import (
     EDITIONS,
     BoardProfile,
@@ -32,6 +35,8 @@ from companion.table.board_profile import (
     key_info,
     source_words,
 )
+from companion.table.kinds import TableGame
+from companion.table.kinds import profile as table_profile
 from companion.web import access
 
 bp = Blueprint("board_profile", __name__)
@@ -114,6 +119,38 @@ def import_file() -> ResponseReturnValue:
         raise ProfileError(Msg("the file is not a board profile exported by a companion: it could not be read "
                                "(near line {line})", line=exc.lineno)) from None
     return jsonify(profile().import_document(doc))
+
+
+# -- a table game's printed values (Morocco's overflow arrow): listed on the same page, asked once otherwise --
+def _table_game(kind: str) -> TableGame:
+    """The adapter of a table game whose printed values the Board page lists (``UnknownGame`` otherwise)."""
+    game = kinds.adapter(kind)
+    if not getattr(game, "PROFILE_SAY", None):
+        raise kinds.UnknownGame(Msg("{game} has no printed values to enter here", game=game.NAME))
+    return game
+
+
+@bp.get("/api/table-profile/<kind>")
+def table_values(kind: str) -> ResponseReturnValue:
+    """Every printed value ``kind`` may ask: title (its question) in the phone's language, options, the table's
+    value (None: not known yet) and where it came from."""
+    game = _table_game(kind)
+    entries = [{**e, "title": str(e["title"])} for e in table_profile.listed(profile().store, game)]
+    return jsonify(game=kind, name=game.NAME, entries=entries)
+
+
+@bp.put("/api/table-profile/<kind>/values/<key>")
+def put_table_value(kind: str, key: str) -> ResponseReturnValue:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or "value" not in body:
+        raise ProfileError(Msg("the body must be a JSON object with the new \"value\""))
+    table_profile.set_value(profile().store, _table_game(kind), key, body["value"])
+    return jsonify(key=key, value=body["value"], source="edit")
+
+
+@bp.delete("/api/table-profile/<kind>/values/<key>")
+def delete_table_value(kind: str, key: str) -> ResponseReturnValue:
+    return jsonify(forgotten=key if table_profile.forget(profile().store, _table_game(kind), key) else None)
 
 
 @bp.errorhandler(KeshiError)

@@ -1,7 +1,8 @@
 """Issue 25: no developer text on a player's screen, in English or German.
 
 One 360×740 phone per language walks every screen a table sees: the games list (with finished and imported
-games, their winners), the tower, fairness, host and Board pages (a value's editor open), the calibration
+games, their winners), the tower, fairness, host and Board pages (a value's editor open, Morocco's value set by
+a tap and forgotten), the calibration
 wizard's steps (and its refusal to calibrate early), the setup wizard's steps for each game (Morocco's layout
 entered by tapping), a Marrakesh, a Morocco and a Sabika game at their start, a Marrakesh game in progress
 with a question about a printed value open, and each game's final table (Marrakesh's rows in the view's one
@@ -136,6 +137,13 @@ def walk(page: Page, url: str, games: dict[str, dict[str, str]], german: bool) -
         page.goto(url + path)
         expect(page.locator("main")).to_be_visible()
         problems += scan(page, path, german)
+    morocco = page.locator("#tp-morocco .tp-set")  # Morocco's printed value, entered ahead of play by a tap
+    expect(morocco).to_have_count(2)
+    morocco.last.click()
+    expect(morocco.last).to_have_attribute("aria-pressed", "true")
+    problems += scan(page, "/profile, Morocco's value set", german)
+    page.locator("#tp-morocco .tp-forget").click()
+    expect(page.locator("#tp-morocco .tp-set[aria-pressed=true]")).to_have_count(0)
     page.locator(".pf-open").first.click()  # the Board page: a value's editor, where it is printed
     expect(page.locator(".pf-edit:not([hidden])")).to_be_visible()
     problems += scan(page, "/profile, a value open", german)
