@@ -75,26 +75,37 @@ def answer_who(page: Page, name: str) -> None:
     expect(page.get_by_role("heading", name="Who are you?")).to_be_hidden()
 
 
-def take_first_legal_option(page: Page, corrected: list[bool]) -> None:
-    """Do what the current screen offers first; return once the request is sent."""
+#: What the host's screen offers, read in one round trip to the browser (a step asks once, not ten times).
+READ_SCREEN = """() => {
+  const game = document.getElementById("game"), screen = document.getElementById("screen");
+  const has = (selector) => screen.querySelector(selector) !== null;
+  return {phase: game.dataset.phase || "", event: game.dataset.eventId || "",
+          title: (document.getElementById("screen-title").innerText || "").split(" ")[0].toLowerCase(),
+          season: !document.getElementById("season-card").hidden, towerEmpty: has("#tower-empty"),
+          picker: has(".picker"), toss: has("#toss"), accept: has("#accept"), reveal: has(".reveal"),
+          question: has(".pv-question")};
+}"""
+
+
+def take_first_legal_option(page: Page, seen: dict[str, object], corrected: list[bool]) -> None:
+    """Do what the screen ``seen`` (``READ_SCREEN``) offers first; return once the request is sent."""
     screen = page.locator("#screen")
-    reveal = screen.locator(".reveal")
-    if page.locator("#season-card").is_visible():  # the season scoring covers the screen until put away
+    if seen["season"]:  # the season scoring covers the screen until put away
         page.locator("#season-close").click()
-    elif screen.locator("#tower-empty").count():
+    elif seen["towerEmpty"]:
         screen.locator("#tower-empty").click()
-    elif screen.locator(".picker").count():
+    elif seen["picker"]:
         picker = screen.locator(".picker").first
         while not picker.locator(".reveal").count():
             picker.locator(".colour-pick:not([disabled])").first.click()
         picker.locator(".reveal").first.click()
-    elif screen.locator("#toss").count():
+    elif seen["toss"]:
         screen.locator("#toss").click()
         expect(page.locator("#drops li").first).to_be_visible(timeout=10_000)
         if not corrected:
             screenshot(page, "game-08-toss-drops")
         expect(screen.locator("#accept")).to_be_visible(timeout=15_000)
-    elif screen.locator("#accept").count():
+    elif seen["accept"]:
         if not corrected:
             screenshot(page, "game-09-tower-result")
             screen.locator("#correct").click()
@@ -108,9 +119,9 @@ def take_first_legal_option(page: Page, corrected: list[bool]) -> None:
             corrected.append(True)
         else:
             screen.locator("#accept").click()
-    elif reveal.count():
-        reveal.first.click()
-    elif screen.locator(".pv-question").count():  # a printed value: a word answers at once, else steppers
+    elif seen["reveal"]:
+        screen.locator(".reveal").first.click()
+    elif seen["question"]:  # a printed value: a word answers at once, else steppers
         answer_question(screen.locator(".pv-question"))
     else:
         screen.locator("button.option").first.click()
@@ -145,21 +156,20 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
         shots: set[str] = set()
         corrected: list[bool] = []
         steps = 0
-        while host.locator("#game").get_attribute("data-phase") != "finished":
+        game = host.locator("#game")
+        while (seen := host.evaluate(READ_SCREEN))["phase"] != "finished":
             steps += 1
             assert steps < MAX_STEPS, "the game did not finish"
-            game = host.locator("#game")
-            event_id = game.get_attribute("data-event-id") or ""
-            key = (game.get_attribute("data-phase") or "") + ("-" + host.locator("#screen-title").inner_text()
-                                                             .split(" ")[0].lower())
+            event_id = str(seen["event"])
+            key = f"{seen['phase']}-{seen['title']}"
             if key not in shots:
                 shots.add(key)
                 screenshot(host, f"game-phase-{key}")
                 assert fits_the_phone(host), f"the {key} screen scrolls sideways at 360 px"
-            if host.locator("#season-card").is_visible() and "season" not in shots:
+            if seen["season"] and "season" not in shots:
                 shots.add("season")
                 screenshot(host, "game-11-season-scoring")
-            take_first_legal_option(host, corrected)
+            take_first_legal_option(host, seen, corrected)
             expect(game).not_to_have_attribute("data-event-id", event_id, timeout=10_000)
             expect(game).not_to_have_attribute("data-busy", "yes", timeout=10_000)  # a one-tap choice sends two
             # every change (an action, a tower result) reaches the watching phone, pushed
