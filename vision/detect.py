@@ -203,7 +203,7 @@ class Detector:
         if shift > ADAPT_SHIFT and known.all():
             means = self._adapt([value for value, clipped, _, _, _ in found if not clipped.any()], covariance)
         pieces: list[Piece] = []
-        inv_cov = np.linalg.inv(covariance)
+        inv_cov = np.asarray(np.linalg.inv(covariance), np.float64)
         for value, clipped, segment, origin, uniform in found:
             pieces.extend(self._classify(value, clipped, segment, origin, known, covariance, inv_cov, means, uniform))
         counts = dict.fromkeys(COLOURS, 0)

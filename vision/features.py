@@ -64,7 +64,7 @@ def sensor_signal(frame: npt.NDArray[np.uint8], inverse: npt.NDArray[np.float32]
     linear = cv2.LUT(frame, SRGB_TO_LINEAR.reshape(1, 256))
     if not np.array_equal(inverse, np.eye(3, dtype=np.float32)):
         linear = cv2.transform(linear, inverse)
-    return np.asarray(cv2.max(linear, 1.0), np.float32)  # OpenCV: in one pass, unlike numpy's broadcast
+    return np.asarray(np.maximum(linear, 1.0), np.float32)
 
 
 def coarse(frame: Signal) -> FloatImage:
