@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from companion import COLOURS
 from vision import features
+from vision.colour_matrix import read_sidecar, validate
 from vision.errors import CalibrationError, FrameError
 
 CALIBRATION_VERSION = 2
@@ -185,6 +186,8 @@ def calibrate(
     missing = [c for c in COLOURS if not colour_frames.get(c)]
     if missing:
         raise CalibrationError(f"calibration frames missing for colours: {', '.join(missing)}")
+    if camera is not None and camera.colour_matrix is not None:  # as from a file: never a silent wrong matrix
+        validate(camera.colour_matrix, "the camera's colour matrix")
     height, width = empty.shape[:2]
     inverse = features.sensor_matrix(camera.colour_matrix if camera else None)
     floor_small = features.coarse(features.sensor_signal(empty, inverse))
@@ -250,7 +253,6 @@ def calibrate_folder(cal_dir: Path, colour_matrix: list[list[float]] | None = No
     ``colour_matrix`` (already validated, ``vision.colour_matrix``) is the camera's; without it the
     folder's ``camera.json`` sidecar supplies one when present, else the calibration has none.
     """
-    from vision import colour_matrix as matrices
     from vision.sources import read_image
 
     if not cal_dir.is_dir():
@@ -266,6 +268,6 @@ def calibrate_folder(cal_dir: Path, colour_matrix: list[list[float]] | None = No
     missing = [c for c in COLOURS if c not in frames]
     if missing:
         raise CalibrationError(f"{cal_dir}: no frame for colour(s) {', '.join(missing)} (<colour>.png)")
-    matrix = colour_matrix if colour_matrix is not None else matrices.read_sidecar(cal_dir)
+    matrix = colour_matrix if colour_matrix is not None else read_sidecar(cal_dir)
     camera = CameraSettings(colour_matrix=matrix) if matrix is not None else None
     return calibrate(read_image(empty_path), frames, camera)

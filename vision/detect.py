@@ -203,8 +203,9 @@ class Detector:
         if shift > ADAPT_SHIFT and known.all():
             means = self._adapt([value for value, clipped, _, _, _ in found if not clipped.any()], covariance)
         pieces: list[Piece] = []
+        inv_cov = np.asarray(np.linalg.inv(covariance), np.float64)
         for value, clipped, segment, origin, uniform in found:
-            pieces.extend(self._classify(value, clipped, segment, origin, known, covariance, means, uniform))
+            pieces.extend(self._classify(value, clipped, segment, origin, known, covariance, inv_cov, means, uniform))
         counts = dict.fromkeys(COLOURS, 0)
         unknown = 0
         for piece in pieces:
@@ -305,13 +306,13 @@ class Detector:
         if not shade.any():
             return blob
         shade_u8 = shade.astype(np.uint8)
-        count, labels = cv2.connectedComponents(shade_u8)
+        _, labels = cv2.connectedComponents(shade_u8)
         reach = np.asarray(cv2.distanceTransform(shade_u8, cv2.DIST_L2, 5), np.float32)
         solid = blob & ~shade_u8
-        for label in range(1, count):
-            part = labels == label
-            if float(reach[part].max()) >= SHADOW_SOLID * self.calibration.size_prior.radius:
-                solid[part] = 1
+        # the shadow-coloured regions reaching a gray piece's width: the labels found where it is that deep
+        wide = np.unique(labels[reach >= SHADOW_SOLID * self.calibration.size_prior.radius])
+        if wide.size:
+            solid[np.isin(labels, wide[wide > 0])] = 1
         opened = np.asarray(cv2.morphologyEx(solid, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
         return self._fill_holes(opened)
 
@@ -319,13 +320,15 @@ class Detector:
         """The local maxima of a distance transform at least ``_peak_min`` from the edge, one per plateau."""
         local_max = ((dist >= cv2.dilate(dist, self._peak_kernel)) & (dist >= self._peak_min)).astype(np.uint8)
         # a plateau or ridge of equal maxima is one candidate: keep its pixel farthest from the edge
-        count, plateau = cv2.connectedComponents(local_max)
-        peaks = []
-        for label in range(1, count):
-            ys, xs = np.nonzero(plateau == label)
-            best = int(np.argmax(dist[ys, xs]))
-            peaks.append((int(xs[best]), int(ys[best])))
-        return peaks
+        _, plateau = cv2.connectedComponents(local_max)
+        ys, xs = np.nonzero(local_max)
+        if not len(xs):
+            return []
+        labels = plateau[ys, xs]
+        # per plateau its highest pixel, the first in raster order among equals (a stable sort keeps it)
+        order = np.lexsort((-dist[ys, xs], labels))
+        first = order[np.r_[True, labels[order][1:] != labels[order][:-1]]]
+        return [(int(xs[i]), int(ys[i])) for i in first]
 
     def _split(
         self,
@@ -421,6 +424,7 @@ class Detector:
         origin: tuple[int, int],
         known: npt.NDArray[np.bool_],
         covariance: npt.NDArray[np.float64],
+        frame_inverse: npt.NDArray[np.float64],
         means: npt.NDArray[np.float32],
         uniform: bool,
     ) -> list[Piece]:
@@ -440,7 +444,8 @@ class Detector:
         if not known.all():  # channels whose light gain is unknown (clipped floor) cannot compare colours
             delta = delta[:, known]
             covariance = covariance[:, known][:, :, known]
-        inv_cov = np.linalg.inv(covariance)
+        # the frame's inverse serves every piece with all channels compared in full
+        inv_cov = np.linalg.inv(covariance) if clipped.any() or not known.all() else frame_inverse
         d2 = np.einsum("ki,kij,kj->k", delta, inv_cov, delta)
         best = int(np.argmin(d2))
         confidence = _confidence(d2)
@@ -511,8 +516,17 @@ def _group_peaks(
     one piece whatever their colours say: two pieces' centres lie a piece's width apart, while on a
     black piece the log of a signal near zero makes hue noise.
     """
-    colours = [np.median(refl[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4].reshape(-1, 3), axis=0) for x, y in peaks]
-    chroma = [colour - colour.mean() for colour in colours]
+    colours = _patch_colours(refl, peaks)
+    chroma = colours - colours.mean(axis=1, keepdims=True)
+    # per pair of maxima (all at once): alike in colour, or near enough to be one piece whatever it says
+    step = np.abs(colours[:, None, :] - colours[None, :, :]).max(axis=2)
+    chroma_step = np.abs(chroma[:, None, :] - chroma[None, :, :]).max(axis=2)
+    brightness = colours.mean(axis=1)
+    same_colour = (step < COLOUR_STEP) | (
+        (chroma_step < COLOUR_STEP) & (np.abs(brightness[:, None] - brightness[None, :]) < brightness_step)
+    )
+    xy = np.asarray(peaks, np.int64)
+    close = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2) < near**2
     parent = list(range(len(peaks)))
 
     def root(i: int) -> int:
@@ -523,16 +537,9 @@ def _group_peaks(
 
     for i, (xa, ya) in enumerate(peaks):
         for j in range(i + 1, len(peaks)):
-            xb, yb = peaks[j]
-            same_colour = (
-                float(np.abs(colours[i] - colours[j]).max()) < COLOUR_STEP
-                or (
-                    float(np.abs(chroma[i] - chroma[j]).max()) < COLOUR_STEP
-                    and abs(float(colours[i].mean() - colours[j].mean())) < brightness_step
-                )
-            )
-            if not same_colour and (xb - xa) ** 2 + (yb - ya) ** 2 >= near**2:
+            if not (same_colour[i, j] or close[i, j]):
                 continue
+            xb, yb = peaks[j]
             steps = max(abs(xb - xa), abs(yb - ya)) + 1
             t = np.arange(steps) / max(1, steps - 1)
             line_x = np.rint(xa + (xb - xa) * t).astype(int)
@@ -543,6 +550,19 @@ def _group_peaks(
     for i, peak in enumerate(peaks):
         groups.setdefault(root(i), []).append(peak)
     return list(groups.values())
+
+
+def _patch_colours(refl: features.FloatImage, peaks: list[tuple[int, int]]) -> npt.NDArray[np.float32]:
+    """Per maximum, the median log reflectance of the 7x7 patch around it (clipped at the crop's edge):
+    one median over all patches at once when none is clipped (nearly always), else one per patch."""
+    h, w = refl.shape[:2]
+    if all(3 <= x < w - 3 and 3 <= y < h - 3 for x, y in peaks):
+        patches = np.stack([refl[y - 3 : y + 4, x - 3 : x + 4].reshape(-1, 3) for x, y in peaks])
+        return np.asarray(np.median(patches, axis=1), np.float32)
+    return np.asarray(
+        [np.median(refl[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4].reshape(-1, 3), axis=0) for x, y in peaks],
+        np.float32,
+    )
 
 
 def draw_debug(frame: npt.NDArray[np.uint8], detection: Detection) -> npt.NDArray[np.uint8]:

@@ -7,11 +7,13 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from companion import COLOURS
 from companion.cli import main
 from vision import colour_matrix
-from vision.calibrate import Calibration
+from vision.calibrate import Calibration, CameraSettings, calibrate
 from vision.errors import CalibrationError
 
 #: A plausible camera matrix (an IMX219-like tuning): rows sum to 1.
@@ -62,6 +64,7 @@ def test_without_matrix_or_sidecar_the_calibration_has_none(cal_dir: Path, tmp_p
         ([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, "1", 0.0]], "finite number"),
         ([[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]], "not invertible"),
         ([[2.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], "row 1 sums to 2.000"),
+        ([[7.0, -4.0, -2.0], [-3.0, 6.5, -2.5], [0.5, -3.5, 4.0]], "multiplies sensor noise up to 13.0 times"),
         ({"exposure_time_us": 1000}, "holds no colour matrix"),
     ],
 )
@@ -90,3 +93,12 @@ def test_unreadable_matrix_files_are_refused(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text("[[1, 0, 0],", encoding="utf-8")
     with pytest.raises(CalibrationError, match="not a JSON file"):
         colour_matrix.read(tmp_path / "bad.json")
+
+
+def test_a_camera_reporting_a_noisy_matrix_is_refused_in_process_too() -> None:
+    """The wizard hands the camera's matrix to ``calibrate`` directly: a Foveon-like noise gain is refused
+    there as from a file, before any frame is looked at."""
+    noisy = CameraSettings(colour_matrix=[[7.0, -4.0, -2.0], [-3.0, 6.5, -2.5], [0.5, -3.5, 4.0]])
+    blank = np.zeros((48, 64, 3), np.uint8)
+    with pytest.raises(CalibrationError, match="too noisy"):
+        calibrate(blank, {colour: [blank] for colour in COLOURS}, noisy)
