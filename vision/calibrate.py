@@ -21,7 +21,7 @@ import numpy.typing as npt
 from companion import COLOURS
 from vision import features
 from vision.colour_matrix import read_sidecar, validate
-from vision.errors import CalibrationError, FrameError
+from vision.errors import CalibrationError, FrameError, PieceNotFound
 
 CALIBRATION_VERSION = 2
 """Bumped whenever the meaning of a field changes; ``Calibration.load`` refuses other versions. Version
@@ -218,7 +218,7 @@ def calibrate(
                 dist = cv2.distanceTransform(piece.astype(np.uint8), cv2.DIST_L2, 5)
                 radii.append(float(dist.max()))
         if not samples:
-            raise CalibrationError(f"no {colour} piece found in its calibration frame(s)")
+            raise PieceNotFound(colour)
         stacked = np.stack(samples)
         mean = stacked.mean(axis=0)
         means[colour] = ColourModel(mean=[round(float(v), 5) for v in mean], pieces=len(samples))

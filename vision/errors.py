@@ -14,6 +14,15 @@ class CalibrationError(VisionError, ValueError):
     """A calibration folder or calibration file is missing, incomplete or of another version."""
 
 
+class PieceNotFound(CalibrationError):
+    """A colour's calibration photo shows no piece (the table forgot it, or it lies outside the tray);
+    ``colour`` lets a dashboard say so in the player's language."""
+
+    def __init__(self, colour: str) -> None:
+        super().__init__(f"no {colour} piece found in its calibration frame(s)")
+        self.colour = colour
+
+
 class FrameError(VisionError, ValueError):
     """A frame is unreadable, corrupt, of the wrong shape or of another size than the calibration."""
 

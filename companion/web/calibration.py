@@ -14,6 +14,7 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
+from companion.i18n import Msg, colour_name
 from companion.i18n.player_words import without_rule_refs
 from companion.tower.calibration_wizard import (
     CAMERA_SETTINGS_FILE,
@@ -28,7 +29,7 @@ from companion.tower.service import TowerBusyError
 from companion.web import access
 from companion.web.palette import PALETTE, palette_for_templates
 from firmware.tray_camera import CameraUnavailableError
-from vision.errors import CameraError, VisionError
+from vision.errors import CameraError, PieceNotFound, VisionError
 
 bp = Blueprint("calibration", __name__)
 bp.before_request(access.host_for_changes)  # changes need the host; looking is open
@@ -116,4 +117,8 @@ def refused(exc: KeshiError) -> ResponseReturnValue:
         status = 409
     else:
         status = 422 if isinstance(exc, VisionError) else 400
+    if isinstance(exc, PieceNotFound):  # the one a table meets: a colour's photo taken without its keshi
+        words = Msg("No {colour} keshi was found in its photo: put one on the tray and take that photo again",
+                    colour=colour_name(exc.colour))
+        return jsonify(error=str(words), kind=type(exc).__name__), status
     return jsonify(error=without_rule_refs(str(exc)), kind=type(exc).__name__), status

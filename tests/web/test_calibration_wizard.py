@@ -160,3 +160,20 @@ def test_a_frames_folders_camera_json_gives_the_wizard_its_colour_matrix(
     refused = client.post("/api/calibration/capture", json={"step": "empty"}, headers=headers)
     assert refused.status_code == 422 and "must be 3x3" in refused.get_json()["error"]
     assert (Path(app.instance_path) / WIZARD_DIR / "empty.png").read_bytes() == before  # nothing changed
+
+
+def test_a_colour_photo_taken_without_its_keshi_is_named_in_the_players_language(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The table forgot to put the red keshi in: finishing names red, in German on a German phone, and
+    saves nothing."""
+    headers = {"X-CSRF-Token": csrf_of(client), "Accept-Language": "de-DE"}
+    tower_of(app)
+    for step in STEPS:
+        assert client.post("/api/calibration/capture", json={"step": step}, headers=headers).status_code == 200
+    wizard = Path(app.instance_path) / WIZARD_DIR
+    (wizard / "red.png").write_bytes((wizard / "empty.png").read_bytes())  # the red photo shows the empty tray
+    refused = client.post("/api/calibration/finish", headers=headers)
+    assert refused.status_code == 422
+    assert refused.get_json()["error"].startswith("Auf dem Foto für Rot wurde kein Keshi gefunden")
+    assert not (Path(app.instance_path) / "calibration.json").exists()
