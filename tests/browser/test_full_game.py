@@ -87,8 +87,10 @@ READ_SCREEN = """() => {
 }"""
 
 
-def take_first_legal_option(page: Page, seen: dict[str, object], corrected: list[bool]) -> None:
-    """Do what the screen ``seen`` (``READ_SCREEN``) offers first; return once the request is sent."""
+def take_first_legal_option(page: Page, corrected: list[bool], seen: dict[str, object] | None = None) -> None:
+    """Do what the screen offers first (``seen``: the screen as ``READ_SCREEN`` read it, else read now);
+    return once the request is sent."""
+    seen = seen if seen is not None else page.evaluate(READ_SCREEN)
     screen = page.locator("#screen")
     if seen["season"]:  # the season scoring covers the screen until put away
         page.locator("#season-close").click()
@@ -169,7 +171,7 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
             if seen["season"] and "season" not in shots:
                 shots.add("season")
                 screenshot(host, "game-11-season-scoring")
-            take_first_legal_option(host, seen, corrected)
+            take_first_legal_option(host, corrected, seen)
             expect(game).not_to_have_attribute("data-event-id", event_id, timeout=10_000)
             expect(game).not_to_have_attribute("data-busy", "yes", timeout=10_000)  # a one-tap choice sends two
             # every change (an action, a tower result) reaches the watching phone, pushed
