@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from companion.i18n.catalogs import translations
+from companion.i18n.player_words import FOR_PLAYERS, for_players
 
 #: The language messages are rendered in; a web request sets it from the browser (``companion.i18n.web``).
 LOCALE: ContextVar[str] = ContextVar("keshi_locale", default="en")
@@ -49,20 +50,25 @@ class Msg:
         """The message in ``locale`` (default: the current ``LOCALE``); English where no translation exists.
 
         A translation whose placeholders do not match (a catalog mistake) falls back to English
-        rather than failing the request that wanted to show it.
+        rather than failing the request that wanted to show it. Rendered for a player (a web request), the
+        rulebook references the engines cite are left out (``companion.i18n.player_words``).
         """
         locale = locale or LOCALE.get()
         values = {k: _rendered(v, locale) for k, v in self.params.items()}
         catalog = translations(locale)
         template = catalog.pgettext(self.context, self.text) if self.context else catalog.gettext(self.text)
         try:
-            return template.format(**values)
+            return for_players(template.format(**values))
         except (KeyError, IndexError, ValueError):
-            return self.text.format(**values)
+            return for_players(self.text.format(**values))
 
     def english(self) -> str:
-        """The message in English (for logs and stored game data)."""
-        return self.render("en")
+        """The message in English (for logs and stored game data), with its rulebook references."""
+        token = FOR_PLAYERS.set(False)
+        try:
+            return self.render("en")
+        finally:
+            FOR_PLAYERS.reset(token)
 
     def to_json(self) -> dict[str, Any]:
         """The message as plain data: ``{"text", "params"}`` (and ``"context"`` for a word)."""

@@ -19,6 +19,7 @@ from flask_babel import Babel
 
 from companion.errors import ConfigError
 from companion.i18n.catalogs import LANGUAGES, TRANSLATIONS_DIR, compile_catalogs, js_catalog
+from companion.i18n.player_words import FOR_PLAYERS
 from companion.i18n.text import LOCALE
 from companion.i18n.words import colour_name, status_name
 
@@ -76,7 +77,9 @@ def catalog_json(locale: str) -> str:
 
 
 def _enter_request() -> None:
+    """Render this request's messages in its phone's language, for a player (no rulebook references)."""
     g.i18n_token = LOCALE.set(choose_locale())
+    g.players_token = FOR_PLAYERS.set(True)
 
 
 def _leave_request(_exc: BaseException | None) -> None:
@@ -86,6 +89,12 @@ def _leave_request(_exc: BaseException | None) -> None:
             LOCALE.reset(token)
         except ValueError:  # torn down in another context (a streamed response): just end it here
             LOCALE.set("en")
+    players = g.pop("players_token", None)
+    if players is not None:
+        try:
+            FOR_PLAYERS.reset(players)
+        except ValueError:  # as above
+            FOR_PLAYERS.set(False)
 
 
 def _template_values() -> dict[str, Any]:

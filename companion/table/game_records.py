@@ -84,14 +84,14 @@ JSON_STATE_COLUMNS = frozenset({"tower_result", "tower_check", "season_scoring"}
 
 
 # -- games --------------------------------------------------------------------------------------
-def insert_game(db: sqlite3.Connection, *, game_id: str, title: str, now: float, edition: str,
+def insert_game(db: sqlite3.Connection, *, game_id: str, title: str, now: float, created_at: float, edition: str,
                 setup: dict[str, Any], seating: list[dict[str, Any]], pin: str, version: int, actions: int,
                 finished: bool, tower_check: dict[str, Any] | None, kind: str) -> None:
-    """A new game's row."""
+    """A new game's row, changed ``now``; ``created_at`` is when it was played (an imported game's own date)."""
     db.execute(
         "INSERT INTO games (id, title, created_at, updated_at, edition, setup, seating, pin, version,"
         " actions, finished, tower_check, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (game_id, title, now, now, edition, json.dumps(setup), json.dumps(seating), pin, version, actions,
+        (game_id, title, created_at, now, edition, json.dumps(setup), json.dumps(seating), pin, version, actions,
          int(finished), json.dumps(tower_check) if tower_check else None, kind),
     )
 

@@ -45,6 +45,7 @@ from companion.table import (
     kinds,
     log_words,
     marrakesh_engine,
+    played_at,
     seat_records,
     seats,
 )
@@ -288,7 +289,8 @@ class GameService:
 
     def import_log(self, text: str, source: str) -> LiveGame:
         """A new game from an exported JSON-lines log of any game (the header names it; the engine
-        checks every line)."""
+        checks every line), dated by the time it was played when the export carries it."""
+        played = played_at.read(text)
         kind = kinds.kind_of_log(text)
         if kind == MARRAKESH:
             game = marrakesh_engine.read_log(text, source=source)
@@ -303,11 +305,12 @@ class GameService:
             lines = _table_lines(adapter, game.setup, actions)
         seating = [{"name": n, "colour": ""} for n in names]
         title = str(Msg("{names} (imported)", names=" · ".join(names)))  # a name, in the importing phone's language
-        return self._insert(title, seating, game, actions, "imported", kind, lines)
+        return self._insert(title, seating, game, actions, "imported", kind, lines, played)
 
     def _insert(self, title: str, seating: list[dict[str, Any]], game: Any, actions: list[dict[str, Any]],
                 how: str, kind: str = MARRAKESH, lines: list[tuple[str, dict[str, Any] | None]] | None = None,
-                ) -> LiveGame:
+                played: float | None = None) -> LiveGame:
+        """Store a new game; ``played`` (an imported game's date of play) stands for when it was created."""
         game_id = uuid.uuid4().hex[:10]
         pin = f"{secrets.randbelow(10_000):04d}"
         lines = lines or []
@@ -320,7 +323,7 @@ class GameService:
         metas: list[dict[str, Any] | None] = [_line_meta(*line) for line in lines] if lines else [None] * len(actions)
         with self.store.write() as db:
             game_records.insert_game(
-                db, game_id=game_id, title=title, now=now,
+                db, game_id=game_id, title=title, now=now, created_at=now if played is None else played,
                 edition=game.to_dict().get("edition", "essential") if kind == MARRAKESH else kind,
                 setup=game.setup, seating=seating, pin=pin, version=live.version, actions=len(actions),
                 finished=bool(game.finished), tower_check=live.tower_check, kind=kind)
@@ -389,7 +392,13 @@ class GameService:
         return out
 
     def write_log(self, game_id: str) -> str:
-        """The game's JSON-lines log (its engine's format), as another companion or the CLI reads it."""
+        """The game's JSON-lines log (its engine's format), as another companion or the CLI reads it, its
+        header carrying when the game was played (``played_at``)."""
+        row = game_records.game_row(self.store, game_id)
+        return played_at.stamp(self._engine_log(game_id), float(row["created_at"]) if row else time.time())
+
+    def _engine_log(self, game_id: str) -> str:
+        """The engine's own JSON-lines log of the game."""
         live = self.get(game_id)
         with live.lock:
             if live.kind == MARRAKESH:

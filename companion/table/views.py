@@ -106,6 +106,7 @@ def _fresh(live: LiveGame) -> dict[str, Any]:
         "season_scoring": live.season_scoring,
         "undo": undo_view(live),
         "undo_say": undo_say(live),
+        "category_order": list(CATEGORY_ORDER),
         "category_labels": {key: category_say(key).to_json() for key in sorted(
             set(marrakesh_engine.CATEGORY_LABELS).union(*(p["breakdown"] for p in state["players"])))},
         "boards": boards(state, live.seating),
@@ -184,6 +185,20 @@ CATEGORY_WORDS: dict[str, Msg] = {
     "sahara": word("category", "Sahara"), "scrolls": word("category", "Scrolls"),
     "exchange": word("category", "Exchange office"),
 }
+
+
+#: The order of score categories in every score table (the final one: one row per category, for every player
+#: alike), as a game scores them: the start score; the points of play by the player board's sectors (river,
+#: date orchard, souk, main square, madrasa, palace, mosque, medina, sahara) and the exchange office; the
+#: season scoring (the river tile, then providing for citizens); last the rulebook's final scoring, its
+#: 1) completely filled sectors, 2) oases (expansion 5's desert towns scored with them) and 3) remaining
+#: resources. A category not listed here follows these, in the order it was found.
+CATEGORY_ORDER: tuple[str, ...] = (
+    "start", "river_bonus", "jetty", "green", "green_steps", "luxury_goods", "main_square", "scrolls",
+    "palace_final", "line_bonus", "mosque_final", "gates", "sahara", "exchange",
+    "river_evaluation", "provisions",
+    "filled_sectors", "oases", "desert_towns", "resources",
+)
 
 
 def category_say(key: str) -> Msg:

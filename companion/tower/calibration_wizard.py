@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from companion import COLOURS
 from companion.errors import KeshiError
-from companion.i18n import Msg
+from companion.i18n import Msg, colour_name
 from firmware.tray_camera import CALIBRATION_FILENAME, TrayScene
 from vision.errors import VisionError
 
@@ -38,6 +38,11 @@ TEST = "test"
 STEPS: tuple[str, ...] = (EMPTY, *COLOURS)
 #: Pieces the wizard asks for per colour (apart from each other); the synthetic tray shows as many.
 PIECES_PER_COLOUR = 4
+
+
+def step_names(steps: list[str] | tuple[str, ...]) -> list[Msg | str]:
+    """Steps as the wizard's screens name them, in the reader's language ("the empty tray", "turquoise")."""
+    return [Msg("the empty tray") if step == EMPTY else colour_name(step) for step in steps]
 
 
 class CalibrationStepError(KeshiError, ValueError):
@@ -132,7 +137,7 @@ class CalibrationWizard:
         """Take the frame of ``step`` (replacing an earlier one)."""
         if step not in STEPS:
             raise CalibrationStepError(Msg("unknown calibration step {step!r}; the steps are {steps}", step=step,
-                                           steps=", ".join(STEPS)))
+                                           steps=step_names(STEPS)))
         from vision.sources import write_image
 
         settled = self.tower.settle_camera() if step == EMPTY else None
@@ -171,7 +176,7 @@ class CalibrationWizard:
 
         missing = [s for s in STEPS if not self.frame_path(s).is_file()]
         if missing:
-            raise CalibrationStepError(Msg("capture these steps first: {steps}", steps=", ".join(missing)))
+            raise CalibrationStepError(Msg("Take the photo of these steps first: {steps}", steps=step_names(missing)))
         with self.lock:
             empty = read_image(self.frame_path(EMPTY))
             frames = {c: [read_image(self.frame_path(c))] for c in COLOURS}

@@ -7,6 +7,8 @@
 * ``PUT|DELETE /api/board-profile/<edition>/values/<key>`` — set ``{"value": ...}`` / forget a value.
 * ``GET  /api/board-profile/<edition>/export`` — the profile as a file to share with another table.
 * ``POST /api/board-profile/import`` — merge such a file (raw JSON body or the form's ``profile`` file).
+* ``GET /api/table-profile/<game>``, ``PUT|DELETE /api/table-profile/<game>/values/<key>`` — a table game's
+  printed values (Morocco's overflow arrow), kept as an answer in play would keep them.
 
 Changes need this session's CSRF token (checked for the whole app, ``access.install``), as creating a
 game does. Errors answer ``{"error": "..."}`` naming the problem, status 400; nothing changes.
@@ -22,7 +24,9 @@ from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
 from companion.i18n import Msg
+from companion.i18n.player_words import without_rule_refs
 from companion.store import StorageFull
+from companion.table import kinds
 from companion.table.board_profile import (
     EDITIONS,
     BoardProfile,
@@ -31,6 +35,8 @@ from companion.table.board_profile import (
     key_info,
     source_words,
 )
+from companion.table.kinds import TableGame
+from companion.table.kinds import profile as table_profile
 from companion.web import access
 
 bp = Blueprint("board_profile", __name__)
@@ -115,7 +121,40 @@ def import_file() -> ResponseReturnValue:
     return jsonify(profile().import_document(doc))
 
 
+# -- a table game's printed values (Morocco's overflow arrow): listed on the same page, asked once otherwise --
+def _table_game(kind: str) -> TableGame:
+    """The adapter of a table game whose printed values the Board page lists (``UnknownGame`` otherwise)."""
+    game = kinds.adapter(kind)
+    if not getattr(game, "PROFILE_SAY", None):
+        raise kinds.UnknownGame(Msg("{game} has no printed values to enter here", game=game.NAME))
+    return game
+
+
+@bp.get("/api/table-profile/<kind>")
+def table_values(kind: str) -> ResponseReturnValue:
+    """Every printed value ``kind`` may ask: title (its question) in the phone's language, options, the table's
+    value (None: not known yet) and where it came from."""
+    game = _table_game(kind)
+    entries = [{**e, "title": str(e["title"])} for e in table_profile.listed(profile().store, game)]
+    return jsonify(game=kind, name=game.NAME, entries=entries)
+
+
+@bp.put("/api/table-profile/<kind>/values/<key>")
+def put_table_value(kind: str, key: str) -> ResponseReturnValue:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or "value" not in body:
+        raise ProfileError(Msg("the body must be a JSON object with the new \"value\""))
+    table_profile.set_value(profile().store, _table_game(kind), key, body["value"])
+    return jsonify(key=key, value=body["value"], source="edit")
+
+
+@bp.delete("/api/table-profile/<kind>/values/<key>")
+def delete_table_value(kind: str, key: str) -> ResponseReturnValue:
+    return jsonify(forgotten=key if table_profile.forget(profile().store, _table_game(kind), key) else None)
+
+
 @bp.errorhandler(KeshiError)
 def refused(exc: KeshiError) -> ResponseReturnValue:
     """The problem in words: 507 when the companion's storage is full, else 400."""
-    return jsonify(error=str(exc), kind=type(exc).__name__), 507 if isinstance(exc, StorageFull) else 400
+    status = 507 if isinstance(exc, StorageFull) else 400
+    return jsonify(error=without_rule_refs(str(exc)), kind=type(exc).__name__), status

@@ -14,6 +14,7 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
+from companion.i18n.player_words import without_rule_refs
 from companion.tower.calibration_wizard import (
     CAMERA_SETTINGS_FILE,
     EMPTY,
@@ -115,4 +116,4 @@ def refused(exc: KeshiError) -> ResponseReturnValue:
         status = 409
     else:
         status = 422 if isinstance(exc, VisionError) else 400
-    return jsonify(error=str(exc), kind=type(exc).__name__), status
+    return jsonify(error=without_rule_refs(str(exc)), kind=type(exc).__name__), status

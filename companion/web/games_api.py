@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 from companion.errors import KeshiError
 from companion.games.marrakesh import ActionFormatError, LogError, RuleError, SetupError
 from companion.i18n import Msg
+from companion.i18n.player_words import without_rule_refs
 from companion.store import StorageFull
 from companion.table import kinds
 from companion.table.kinds.view import build_view
@@ -39,7 +40,6 @@ from companion.table.service import (
 from companion.table.tower_link import TowerLink
 from companion.tower.service import TowerBusyError
 from companion.web import access
-from companion.web.player_words import without_rule_refs
 
 bp = Blueprint("games_api", __name__, url_prefix="/api")
 

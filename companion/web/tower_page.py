@@ -13,6 +13,7 @@ from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
 from companion.i18n import Msg
+from companion.i18n.player_words import without_rule_refs
 from companion.store import StorageFull
 from companion.table import keshi_box
 from companion.tower.service import TowerBusyError
@@ -97,4 +98,4 @@ def refused(exc: KeshiError) -> ResponseReturnValue:
     disk, else 400."""
     status = (409 if isinstance(exc, TowerBusyError) else 403 if isinstance(exc, SimulatedOnly)
               else 507 if isinstance(exc, StorageFull) else 400)
-    return jsonify(error=str(exc)), status
+    return jsonify(error=without_rule_refs(str(exc))), status

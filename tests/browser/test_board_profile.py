@@ -278,7 +278,7 @@ def test_a_table_that_filled_the_board_page_is_asked_nothing_during_its_game(
         known, listed = progress(page, base)
         assert listed > 200  # every tile and board space a game can ask, not only the boards' own
         # the river on the page: one tap per space, the next space is listed once one is set, up to the jetty
-        for n, word in enumerate(("plain", "plain", "rapid: 1 point", "jetty"), start=1):
+        for n, word in enumerate(("plain water", "plain water", "rapid: 1 point", "jetty"), start=1):
             space = page.locator(f'.pf-entry[data-key="river.space.{n}"]')
             space.locator(".pf-open").click()
             space.get_by_role("button", name=word, exact=True).click()

@@ -71,6 +71,11 @@ def sector_values(player: dict[str, Any]) -> dict[str, int]:
     return values
 
 
+def counted(n: int, thing: str) -> str:
+    """``n`` things in English: "1 date", "0 dates", "3 dates"."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def boards_match(page: Page, state: dict[str, Any]) -> None:
     """Every board on the page shows the engine's numbers for that player."""
     for seat, player in enumerate(state["players"]):
@@ -90,8 +95,8 @@ def boards_match(page: Page, state: dict[str, Any]) -> None:
         expect(board.locator('[data-fact="Oases"]')).to_contain_text(
             f"{found} of {len(player['discovered'])} discovered · {len(player['claimed_oases'])} claimed")
         res = player["resources"]
-        expect(board.locator('[data-fact="Supply"]')).to_have_text(
-            f"{res['water']} water · {res['dates']} dates · {res['dinars']} dinars")
+        expect(board.locator('[data-fact="Supply"]')).to_have_text(  # "1 date", "2 dates": the engine's counts
+            f"{res['water']} water · {counted(res['dates'], 'date')} · {counted(res['dinars'], 'dinar')}")
     # the score track: one marker per player, highest score first
     rows = page.locator("#score-track .track-row")
     expect(rows).to_have_count(len(state["players"]))

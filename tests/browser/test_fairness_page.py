@@ -75,7 +75,7 @@ def test_the_fairness_page_in_german_fits_a_phone_with_no_english_on_screen(app:
     page.set_content(html)
     assert page.evaluate("document.documentElement.lang") == "de"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    assert page.locator(".topbar nav a").all_inner_texts() == ["Spiele", "Turm", "Fairness", "Tableau", "English"]
+    assert page.locator(".topbar nav a").all_inner_texts() == ["Spiele", "Turm", "Fairness", "Material", "English"]
     assert "Ergebnis: Farbverzerrung erkannt" in page.locator(".verdict").inner_text()
     no_english_on_screen(page)
     screenshot(page, "fairness-page-360-de")

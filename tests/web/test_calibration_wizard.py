@@ -46,7 +46,7 @@ def test_the_wizard_walks_empty_tray_and_12_colours_then_saves_and_test_counts(a
     assert [s["step"] for s in status["steps"]] == ["empty", *COLOURS]
     assert not any(s["captured"] for s in status["steps"]) and status["calibration"] is None
     early = client.post("/api/calibration/finish", headers=headers)
-    assert early.status_code == 400 and "empty, yellow" in early.get_json()["error"]
+    assert early.status_code == 400 and "the empty tray, yellow" in early.get_json()["error"]
 
     for step in STEPS:
         status = client.post("/api/calibration/capture", json={"step": step}, headers=headers).get_json()

@@ -1,10 +1,13 @@
-"""The games list: date, game and edition per game, and a delete that removes the game, its log and
-its events, tells a following stream, and needs a seat, the companion's own screen or the PIN."""
+"""The games list: date, game and edition per game (an imported game dated by when it was played), and a
+delete that removes the game, its log and its events, tells a following stream, and needs a seat, the
+companion's own screen or the PIN."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 from flask import Flask
@@ -38,6 +41,49 @@ def test_the_list_shows_date_game_and_edition_with_a_delete(client: FlaskClient)
     assert "Essential Edition (2023)" in html.split(f'data-id="{marrakesh.game_id}"', 1)[1].split("</li>", 1)[0]
     summaries = {g["id"]: g for g in client.get("/api/games").get_json()["games"]}
     assert summaries[morocco.game_id]["kind"] == "morocco" and summaries[marrakesh.game_id]["kind"] == "marrakesh"
+
+
+#: a week before the test's games were made (seconds since the epoch)
+PLAYED = time.time() - 7 * 24 * 3600
+
+
+def row_of(html: str, game_id: str) -> str:
+    """The games list's entry of ``game_id``."""
+    return html.split(f'data-id="{game_id}"', 1)[1].split("</li>", 1)[0]
+
+
+def test_an_imported_game_is_dated_by_when_it_was_played_not_by_its_import(app: Flask, client: FlaskClient) -> None:
+    played = create(client, "morocco", ("Ana", "Ben"))
+    games: GameService = app.extensions["keshi.games"]
+    with games.store.write() as db:
+        db.execute("UPDATE games SET created_at = ? WHERE id = ?", (PLAYED, played.game_id))
+    log = client.get(f"/api/games/{played.game_id}/log").get_data(as_text=True)
+    imported = client.post("/api/games/import", data=log.encode(), headers={"X-CSRF-Token": played.csrf})
+    assert imported.status_code == 201, imported.get_json()
+    html = client.get("/").get_data(as_text=True)
+    day = time.strftime("%Y-%m-%d %H:%M", time.localtime(PLAYED))
+    assert day in row_of(html, imported.get_json()["id"])
+    assert time.strftime("%Y-%m-%d", time.localtime()) not in row_of(html, imported.get_json()["id"])
+
+
+def test_an_import_with_a_date_of_play_that_is_not_a_time_is_refused_and_adds_no_game(client: FlaskClient) -> None:
+    played = create(client, "morocco", ("Ana", "Ben"))
+    head, rest = client.get(f"/api/games/{played.game_id}/log").get_data(as_text=True).split("\n", 1)
+    assert '"played_at": "' in head
+    damaged = re.sub(r'"played_at": "[^"]*"', '"played_at": "last Saturday"', head) + "\n" + rest
+    refused = client.post("/api/games/import", data=damaged.encode(), headers={"X-CSRF-Token": played.csrf})
+    assert refused.status_code == 400 and '"last Saturday"' in refused.get_json()["error"]
+    assert "date of play" in refused.get_json()["error"]
+    assert [g["id"] for g in client.get("/api/games").get_json()["games"]] == [played.game_id]
+
+
+def test_the_list_counts_one_move_in_the_singular(client: FlaskClient) -> None:
+    none_yet = create(client, "morocco", ("Ana", "Ben"))
+    one = create(client, "morocco", ("Cy", "Di"))
+    assert one.act({"type": "roll", "player": one.view()["choices"]["actor"], "face": "green"}, 0).status_code == 201
+    html = client.get("/").get_data(as_text=True)
+    assert '<span class="game-moves">1 move</span>' in row_of(html, one.game_id)
+    assert '<span class="game-moves">0 moves</span>' in row_of(html, none_yet.game_id)
 
 
 def test_delete_removes_the_game_its_log_and_events_only(app: Flask, client: FlaskClient) -> None:

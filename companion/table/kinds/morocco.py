@@ -45,6 +45,9 @@ OPTIONS: list[dict[str, Any]] = [
 ]
 #: Printed values the engine may ask (remembered per table): the overflow arrow's worth.
 PROFILE: dict[str, tuple[Any, ...]] = dict(PROFILE_OPTIONS)
+#: Each of them as the Board page names it (the engine's question), so a table can enter it ahead of play.
+PROFILE_SAY: dict[str, Msg] = {OVERFLOW_KEY: Msg("How much does one market tile's overflow arrow add to the worker "
+                                                 "count of the stall it points at?")}
 #: A broken rule (the service answers 422 with its message, which names the rule and the player).
 RULE_ERROR = RuleError
 

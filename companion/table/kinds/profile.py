@@ -11,9 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.errors import KeshiError
+from companion.i18n import Msg
 from companion.store import Store
 from companion.table import board_profile_records as records
 from companion.table.kinds import TableGame
+
+
+class NotAPrintedValue(KeshiError, ValueError):
+    """A key the game never asks, or a value it cannot have; the message names the possible ones."""
 
 
 def _known(game: TableGame) -> dict[str, tuple[Any, ...]]:
@@ -42,3 +48,38 @@ def drop(store: Store, game: TableGame, game_id: str, action: dict[str, Any]) ->
         return
     with store.write() as db:
         records.delete_answer(db, game.KEY, str(action["key"]), game_id)
+
+
+def listed(store: Store, game: TableGame) -> list[dict[str, Any]]:
+    """Every printed value ``game`` may ask that the Board page lists (``PROFILE_SAY``), so a table can enter it
+    before play: key, title (the engine's question, as a message), options, the table's value (None: not known
+    yet) and its source (``missing`` for none)."""
+    stored = {e["key"]: e for e in records.entries(store, game.KEY)}
+    known = _known(game)
+    out = []
+    for key, title in getattr(game, "PROFILE_SAY", {}).items():
+        entry = stored.get(key)
+        have = entry is not None and entry["value"] in known[key]
+        out.append({"key": key, "title": title, "options": list(known[key]),
+                    "value": entry["value"] if have and entry else None,
+                    "source": entry["source"] if have and entry else "missing"})
+    return out
+
+
+def set_value(store: Store, game: TableGame, key: str, value: Any) -> None:
+    """Keep ``value`` for ``key`` as the table entered it; ``NotAPrintedValue`` (nothing stored) if the game
+    never asks ``key`` or ``value`` is not one of its answers."""
+    known = _known(game)
+    if key not in getattr(game, "PROFILE_SAY", {}):
+        raise NotAPrintedValue(Msg("{game} asks no printed value {key!r}", game=game.NAME, key=key))
+    if value not in known[key] or isinstance(value, bool):
+        raise NotAPrintedValue(Msg("{value} is not a possible answer: it is one of {options}", value=repr(value),
+                                   options=[str(option) for option in known[key]]))
+    with store.write() as db:
+        records.upsert(db, game.KEY, key, value, "edit", None)
+
+
+def forget(store: Store, game: TableGame, key: str) -> bool:
+    """Drop the table's value of ``key`` (the next game asks it again); False if there was none."""
+    with store.write() as db:
+        return records.delete(db, game.KEY, key)

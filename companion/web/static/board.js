@@ -53,7 +53,8 @@ window.KeshiBoards = (function () {
       ["Oases", t("Oases"), t("{found} of {spaces} discovered · {claimed} claimed",
         {found: oases.discovered, spaces: oases.spaces, claimed: oases.claimed.length})],
       ["Luxury goods", t("Luxury goods"), String(b.luxury_goods)],
-      ["Supply", t("Supply"), t("{water} water · {dates} dates · {dinars} dinars", res)],
+      ["Supply", t("Supply"), [t("{n} water", {n: res.water}), Keshi.tn(res.dates, "1 date", "{n} dates"),
+        Keshi.tn(res.dinars, "1 dinar", "{n} dinars")].join(" · ")],
     ];
     return '<article class="board' + (mine ? " mine" : "") + '" data-seat="' + b.seat + '" aria-label="' +
       esc(t("{name}'s board", {name: b.name})) + '">' +

@@ -34,8 +34,25 @@ window.Keshi = (function () {
   // The translation of an English text, with params filled in.
   function t(text, params) { return fill(lookup(text, text), params); }
 
+  // ngettext for the companion's two languages: English and German both take the first form for a count
+  // of 1 and the second for any other ("Plural-Forms: nplurals=2; plural=(n != 1)" in the German catalog),
+  // so each form is its own catalog text: tn(n, "1 date", "{n} dates") -> "1 Dattel" / "3 Datteln".
+  function tn(n, one, many, params) { return t(n === 1 ? one : many, Object.assign({n: n}, params)); }
+
   // A game word whose translation depends on what it names: word("colour", "green") -> "Hellgrün".
   function word(context, text) { return lookup(context + "\u0004" + text, text); }
+
+  // A message's text without the rulebook references an engine cites for developers ("(MOR:L77)",
+  // "(L480-481)", "(digest A1)", "; EN:L625)"): the browser's half of companion/i18n/player_words.py, for
+  // messages rendered here rather than on the server.
+  const REF = "(?:(?:[A-Z]{2,4}:)?L\\d+(?:[-\u2013]\\d+)?(?:[;,] ?M\\d+)?|(?:RULES_DIGEST(?:\\.md)?|[Dd]igest)" +
+    "(?: ?\u00a7? ?[A-Z]?\\d+(?:\\.\\d+)*)?|[Rr]ule \\d+(?:\\.\\d+)+|\u00a7 ?\\d+(?:\\.\\d+)*)";
+  const ONLY_REFS = new RegExp("\\s*\\(\\s*" + REF + "(?:\\s*[;,]\\s*" + REF + ")*\\s*\\)", "g");
+  const TRAILING_REF = new RegExp("\\s*[;,]\\s*" + REF + "(?=\\s*\\))", "g");
+  function withoutRuleRefs(text) {
+    const shown = text.replace(ONLY_REFS, "").replace(TRAILING_REF, "");
+    return shown === text ? text : shown.replace(/\s+([:;,.])/g, "$1").trim();
+  }
 
   // An engine message sent as data (Msg.to_json: {text, params, context?}), e.g. a decision's "say";
   // a param is a value, such a message, or a list of them (shown "a, b, c").
@@ -47,7 +64,8 @@ window.Keshi = (function () {
       const v = message.params[k];
       params[k] = v && typeof v === "object" ? say(v) : v;
     });
-    return fill(message.context ? word(message.context, message.text) : lookup(message.text, message.text), params);
+    return withoutRuleRefs(fill(message.context ? word(message.context, message.text) :
+      lookup(message.text, message.text), params));
   }
   // ``say(message)`` where the server sent a message, else ``text`` (its English, or a text of an older
   // game or a server part that words nothing), e.g. ``sayOr(event.say, event.label)``.
@@ -92,6 +110,6 @@ window.Keshi = (function () {
       esc(word("colour", colour)) + "</span>";
   }
 
-  return {api: api, newKey: newKey, csrf: csrf, esc: esc, chip: chip, t: t, word: word, say: say, sayOr: sayOr};
+  return {api: api, newKey: newKey, csrf: csrf, esc: esc, chip: chip, t: t, tn: tn, word: word, say: say, sayOr: sayOr};
 })();
 window.t = window.Keshi.t;

@@ -260,6 +260,11 @@
         if (cats.indexOf(k) < 0 && (!final || perSeat.some(function (e) { return (e || {})[k]; }))) { cats.push(k); }
       });
     });
+    // one order for every table and player: the server's (as the game scores them), the rest after it
+    const order = view.category_order || [];
+    const found = cats.slice();
+    const rank = function (k) { const i = order.indexOf(k); return i < 0 ? order.length + found.indexOf(k) : i; };
+    cats.sort(function (a, b) { return rank(a) - rank(b); });
     let html = '<table class="breakdown' + (final ? ' final-table" id="final-table' : "") + '"><thead><tr><th>' + esc(t("Category")) + "</th>" +
       view.names.map(function (n, i) {
         return "<th>" + seatChip(i) + (final && view.winners.indexOf(n) >= 0 ? " ★" : "") + "</th>"; }).join("") + "</tr></thead><tbody>";

@@ -130,5 +130,38 @@
     });
   });
 
+  // A table game's printed values (Morocco's overflow arrow): one button per possible value, the table's
+  // value marked; a tap keeps it for every later game of that kind, Forget lets the next game ask again.
+  function tableValues(card) {
+    const box = card.querySelector(".tp-values");
+    Keshi.api("GET", card.dataset.api).then(function (r) {
+      if (!r.ok) { box.textContent = r.data.error || t("The profile could not be loaded."); return; }
+      box.innerHTML = r.data.entries.map(function (e) {
+        return '<div class="tp-entry" data-key="' + esc(e.key) + '"><p class="pf-title">' + esc(e.title) + "</p>" +
+          '<p class="muted small pf-source">' + esc(SOURCES[e.source] || e.source) + '</p><div class="pv-words">' +
+          e.options.map(function (o) {
+            return '<button type="button" class="pv-word tp-set' + (o === e.value ? " current" : "") + '" data-value="' +
+              esc(JSON.stringify(o)) + '" aria-pressed="' + (o === e.value) + '">' + esc(KeshiValueEditor.text(o)) + "</button>";
+          }).join("") + "</div>" + (e.value === null ? "" : '<button type="button" class="secondary tp-forget">' +
+          esc(t("Forget (ask again next game)")) + "</button>") + '<p class="error tp-error" role="alert"></p></div>';
+      }).join("");
+      box.querySelectorAll(".tp-entry").forEach(function (entry) {
+        const url = card.dataset.api + "/values/" + encodeURIComponent(entry.dataset.key);
+        const done = function (result) {
+          if (result.ok) { tableValues(card); return; }
+          entry.querySelector(".tp-error").textContent = result.data.error || String(result.status);
+        };
+        entry.querySelectorAll(".tp-set").forEach(function (b) {
+          b.addEventListener("click", function () {
+            Keshi.api("PUT", url, {value: JSON.parse(b.dataset.value)}).then(done);
+          });
+        });
+        const forget = entry.querySelector(".tp-forget");
+        if (forget) { forget.addEventListener("click", function () { Keshi.api("DELETE", url).then(done); }); }
+      });
+    });
+  }
+
   load();
+  document.querySelectorAll("#tp-morocco").forEach(tableValues);
 })();

@@ -25,7 +25,12 @@ window.KeshiValueEditor = (function () {
   // Printed bonuses that are no single game word, in player words ("dinars:2" is "2 dinars", "keshi:yellow"
   // "1 yellow keshi"); anything else goes through `words`.
   const AMOUNTS = {dinars: [t("1 dinar"), "{n} dinars"], points: [t("1 point"), "{n} points"]};
-  const BONUS_WORDS = {any_keshi: t("any 1 keshi"), two_keshis: t("any 2 keshis of one colour"), river_step: t("1 river step")};
+  // River spaces, the supply board's icons and the luxury goods are no game word of CONTEXTS: the rulebook's words.
+  const BONUS_WORDS = {any_keshi: t("any 1 keshi"), two_keshis: t("any 2 keshis of one colour"), river_step: t("1 river step"),
+    plain: t("plain water"), jetty: t("jetty"), "rapid:1_point": t("rapid: 1 point"),
+    "rapid:3_points": t("rapid: 3 points"), "rapid:resource": t("rapid: 1 resource"), "rapid:goods": t("rapid: 1 goods keshi"),
+    exchange: t("exchange office"), scroll: t("scroll"), slipper: t("slipper"), tajine: t("tajine"), dagger: t("dagger"),
+    oil_lamp: t("oil lamp"), necklace: t("necklace")};
   function bonus(text) {
     const parts = String(text).split(":");
     if (parts.length === 2 && AMOUNTS[parts[0]] && /^[0-9]+$/.test(parts[1])) {
