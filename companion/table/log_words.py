@@ -57,5 +57,5 @@ def selection_say(live: LiveGame, action: dict[str, Any]) -> Msg:
     if live.game.phase == "select":
         return Msg("{player} has chosen 3 keshis (shown when everyone has)", player=names[action["player"]])
     reveals = [Msg("{player}: {keshis}", player=p["name"], keshis=keshis_say(p["selected"]))
-               for p in live.game.to_dict()["players"]]
+               for p in live.game.players_to_dict()]
     return Msg("Everyone reveals — {reveals}", reveals=joined(reveals, "; "))

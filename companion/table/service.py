@@ -165,7 +165,7 @@ class LiveGame:
     def names(self) -> list[str]:
         if self.kind != MARRAKESH:
             return [str(p.name) for p in self.game.players]
-        return [str(p["name"]) for p in self.game.to_dict()["players"]]
+        return self.game.player_names()
 
     @property
     def labels(self) -> list[str]:
@@ -294,7 +294,7 @@ class GameService:
         kind = kinds.kind_of_log(text)
         if kind == MARRAKESH:
             game = marrakesh_engine.read_log(text, source=source)
-            names = [str(p["name"]) for p in game.to_dict()["players"]]
+            names = game.player_names()
             actions = [marrakesh_engine.to_json(a) for a in game.log]
             lines: list[tuple[str, dict[str, Any] | None]] = []
         else:
@@ -1105,7 +1105,7 @@ def _release_meta(result: dict[str, Any] | None, action: dict[str, Any], leftove
 
 
 def _scores(game: Game) -> list[dict[str, int]]:
-    return [dict(p["breakdown"]) for p in game.to_dict()["players"]]
+    return game.breakdowns()
 
 
 def _deltas(before: list[dict[str, int]], game: Game) -> list[dict[str, int]]:

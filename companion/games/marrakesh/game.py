@@ -141,6 +141,19 @@ class Game(EngineGame[GameState, PlayerState]):
             return s.order()[s.turn]
         return None
 
+    def players_to_dict(self) -> list[dict[str, Any]]:
+        """Each player's board as ``to_dict`` gives it, without copying the rest of the state (which
+        includes the table's whole board profile)."""
+        return [p.to_dict() for p in self.s.players]
+
+    def player_names(self) -> list[str]:
+        """The players' names in seat order (read after every action: no copy of any board)."""
+        return [p.name for p in self.s.players]
+
+    def breakdowns(self) -> list[dict[str, int]]:
+        """Each player's points per scoring category, as copies (compared before and after an action)."""
+        return [dict(p.breakdown) for p in self.s.players]
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view of the whole state (equal for equal games)."""
         out = self.s.to_dict()
