@@ -6,6 +6,7 @@ and the installable app: manifest, icons and favicon load with no console errors
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +191,9 @@ def test_review_edit_and_import_the_board_profile(browser: Browser, live_server:
         bonus = page.locator('.pf-entry[data-key="city_tile.1.bonus"]')
         bonus.locator(".pf-open").click()
         expect(bonus.locator(".pf-where")).to_have_text("City Tiles")
+        hint = bonus.locator(".pv-msg")  # nothing chosen yet: a step to take, not a mistake in red
+        expect(hint).to_have_text("Choose at least one.")
+        expect(hint).not_to_have_class(re.compile(r"\berror\b"))
         bonus.get_by_role("button", name="2 Dinars", exact=True).click()
         expect(bonus.locator(".pv-submit")).to_contain_text("· 2 Dinars")
         bonus.locator(".pv-submit").click()

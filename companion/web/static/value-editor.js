@@ -217,10 +217,11 @@ window.KeshiValueEditor = (function () {
       const why = problem(value);
       button.disabled = why !== null;
       button.querySelector(".pv-preview").textContent = why === null ? "· " + label(spec, value) : "";
-      // nothing set yet is a step still to take, not a mistake: a hint, not in red
+      // nothing set (or chosen) yet is a step still to take, not a mistake: a hint, not in red
+      const hint = why === NOTHING_YET || (kind === "multi" && !value.length);
       msg.hidden = why === null;
-      msg.classList.toggle("error", why !== NOTHING_YET);
-      msg.classList.toggle("muted", why === NOTHING_YET);
+      msg.classList.toggle("error", !hint);
+      msg.classList.toggle("muted", hint);
       msg.textContent = why || "";
     }
     function send(value) {
