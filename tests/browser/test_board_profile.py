@@ -203,6 +203,9 @@ def test_review_edit_and_import_the_board_profile(browser: Browser, live_server:
         assert fits(page)
         bonus.locator(".pf-open").scroll_into_view_if_needed()  # the page is long: the screen with the edited value
         page.screenshot(path=str(SCREENSHOTS / f"{name}-sabika.png"))
+        bonus.get_by_role("button", name="Forget (ask again next game)").click()
+        expect(bonus.locator(".pf-value")).to_have_text("—")
+        expect(page.locator("#pf-summary")).to_contain_text(f"{known} of {listed} values known")
         assert problems == []
     finally:
         context.close()
