@@ -1,7 +1,8 @@
 // The board-profile screen: every printed value a game can ask, grouped as the components are (boards,
-// tiles, and Sabika's cards) with how many are known, so a table can enter them all before its first game; tapping one shows
-// where it is printed and a stepper to change it; a value can be forgotten (asked again in the next game
-// that needs it); the profile can be exported and imported.
+// tiles, and Sabika's cards) with how many are known, so a table can enter them all before its first game;
+// tapping one shows where it is printed and a stepper to change it; a value can be forgotten (asked again in
+// the next game that needs it); the profile can be exported and imported. One tab per Marrakesh edition, one
+// for Sabika.
 (function () {
   "use strict";
   const root = document.getElementById("profile");
