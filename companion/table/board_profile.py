@@ -68,6 +68,18 @@ def check_edition(edition: Any) -> str:
     return str(edition)
 
 
+def value_title(edition: str, key: Any, known: Mapping[str, Any]) -> str:
+    """The title of ``edition``'s value ``key`` in the language of the moment (Sabika's from its own list, with
+    the table's ``known`` values; Marrakesh's from the key catalogue), or ``ProfileError`` naming an unknown key."""
+    if check_edition(edition) != sabika.EDITION:
+        return str(key_info(key).title)
+    spec = sabika.specs({**sabika.SHIPPED_PROFILE, **known}).get(key)
+    if spec is None:
+        raise ProfileError(Msg("{key} is no printed value a Sabika game asks (or what it follows from is not known "
+                               "yet)", key=repr(key)))
+    return str(spec[1])
+
+
 def key_info(key: Any) -> KeyInfo:
     """The catalogue entry of ``key``, or ``ProfileError`` naming the unknown key."""
     try:

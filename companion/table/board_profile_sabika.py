@@ -30,6 +30,7 @@ from companion.games.sabika.questions import (
     question,
 )
 from companion.games.sabika.setup import SetupOptions, initial_state, resolve_setup
+from companion.games.sabika.words import option_label
 from companion.games.sabika.yusuf import DECK_RING, DECK_SIZE, card_specs, trade_cities_spec
 from companion.i18n import Msg
 
@@ -130,7 +131,8 @@ def specs(known: Mapping[str, Any]) -> dict[str, Spec]:
 
 def entries(stored: list[dict[str, Any]], known: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The Board page's entries (``BoardProfile.entries``' shape): each listed value with its question in
-    the language of the moment, where it is printed, its options, its component (board, tiles or cards),
+    the language of the moment, where it is printed, its options and each option in player words (``words``,
+    as the game's question buttons say them), its component (board, tiles or cards),
     and the table's value (``stored``), the rulebook's, or none yet (source ``missing``)."""
     table = {e["key"]: e for e in stored}
     out = []
@@ -140,7 +142,8 @@ def entries(stored: list[dict[str, Any]], known: Mapping[str, Any]) -> list[dict
         value, source = ((given["value"], given["source"]) if given else
                          (SHIPPED_PROFILE[key], "rulebook") if key in SHIPPED_PROFILE else (None, "missing"))
         out.append({"key": key, "title": str(prompt), "where": str(where), "options": list(options), "multi": multi,
-                    "count": count, "parts": [], "component": component, "family": key.split(".")[0],
+                    "words": [str(option_label(key, option)) for option in options], "count": count, "parts": [],
+                    "component": component, "family": key.split(".")[0],
                     "value": value, "source": source, "updated_at": given["updated_at"] if given else None,
                     "order": order})
     out.sort(key=lambda e: (COMPONENTS.index(e["component"]), e["order"]))

@@ -1,6 +1,6 @@
 """The board-profile screen and its JSON API: review, edit, forget, export and import printed values.
 
-* ``GET  /profile`` — the screen (``?edition=classic`` for the Classic board).
+* ``GET  /profile`` — the screen (``?edition=classic`` for the Classic board, ``?edition=sabika`` for Sabika).
 * ``GET  /api/board-profile?edition=`` — every value with its title, where it is printed, its options.
 * ``GET  /api/board-profile/describe?key=&edition=`` — one key (for a game's question), with the
   table's value if it has one.
@@ -34,7 +34,9 @@ from companion.table.board_profile import (
     check_edition,
     key_info,
     source_words,
+    value_title,
 )
+from companion.table.board_profile_sabika import EDITION as SABIKA
 from companion.table.kinds import TableGame
 from companion.table.kinds import profile as table_profile
 from companion.web import access
@@ -61,9 +63,10 @@ def _edition(value: Any) -> str:
 
 @bp.get("/profile")
 def page() -> ResponseReturnValue:
-    """The board-profile screen; it draws itself from ``/api/board-profile``."""
+    """The board-profile screen, one tab per Marrakesh edition and one for Sabika; it draws itself from
+    ``/api/board-profile``."""
     edition = _edition(request.args.get("edition"))
-    return render_template("profile.html", edition=edition, editions=EDITIONS)
+    return render_template("profile.html", edition=edition, editions={**EDITIONS, SABIKA: "Sabika"})
 
 
 @bp.get("/api/board-profile")
@@ -90,9 +93,9 @@ def put_value(edition: str, key: str) -> ResponseReturnValue:
 
 @bp.delete("/api/board-profile/<edition>/values/<key>")
 def delete_value(edition: str, key: str) -> ResponseReturnValue:
-    entry = key_info(key)
     if not profile().forget(edition, key):
-        raise ProfileError(Msg("{title}: your table has no value to forget", title=entry.title))
+        title = value_title(edition, key, profile().values(edition))  # an unknown key: says so
+        raise ProfileError(Msg("{title}: your table has no value to forget", title=title))
     return jsonify(forgotten=key)
 
 

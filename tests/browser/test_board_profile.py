@@ -6,13 +6,14 @@ and the installable app: manifest, icons and favicon load with no console errors
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.browser.conftest import PHONE, screenshot
+from tests.browser.conftest import PHONE, SCREENSHOTS, screenshot
 from tests.conftest import LiveServer
 from tests.web.http_table import HttpTable
 from tests.web.play import first_action
@@ -37,9 +38,10 @@ def table_values(page: Page, base: str) -> dict[str, Any]:
     return {e["key"]: e["value"] for e in entries if e["source"] not in ("rulebook", "missing")}
 
 
-def progress(page: Page, base: str) -> tuple[int, int]:
-    """(values known, values listed) on the Board page, as the API counts them."""
-    entries = api(page, "GET", "/api/board-profile?edition=essential", base=base)["entries"]
+def progress(page: Page, base: str, edition: str = "essential", component: str | None = None) -> tuple[int, int]:
+    """(values known, values listed) on the Board page (of one ``component``), as the API counts them."""
+    entries = [e for e in api(page, "GET", f"/api/board-profile?edition={edition}", base=base)["entries"]
+               if component in (None, e["component"])]
     return sum(e["source"] != "missing" for e in entries), len(entries)
 
 
@@ -172,6 +174,38 @@ def test_review_edit_and_import_the_board_profile(browser: Browser, live_server:
         assert fits(page)
         page.evaluate("window.scrollTo(0, 0)")
         screenshot(page, f"{name}-after-import")
+
+        # Sabika's tab: its board, tiles and cards with progress; a value set by tapping, said in player words
+        page.get_by_role("link", name="Sabika").click()
+        known, listed = progress(page, live_server.url, "sabika")
+        expect(page.locator("#pf-summary")).to_contain_text(f"{known} of {listed} values known")
+        for component, heading in (("board", "Game board"), ("tiles", "Tiles"), ("cards", "Cards")):
+            have, of = progress(page, live_server.url, "sabika", component)
+            expect(page.locator(f'.pf-component[data-component="{component}"] > summary')).to_have_text(
+                f"{heading} {have} of {of} known")
+        expect(page.locator('.pf-component[data-component="board"]')).to_have_attribute("open", "")
+        page.locator('.pf-component[data-component="board"] summary').click()  # folded: the three components
+        page.locator("#pf-values").scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-sabika-components.png"))
+        page.locator('.pf-component[data-component="tiles"] summary').click()
+        bonus = page.locator('.pf-entry[data-key="city_tile.1.bonus"]')
+        bonus.locator(".pf-open").click()
+        expect(bonus.locator(".pf-where")).to_have_text("City Tiles")
+        hint = bonus.locator(".pv-msg")  # nothing chosen yet: a step to take, not a mistake in red
+        expect(hint).to_have_text("Choose at least one.")
+        expect(hint).not_to_have_class(re.compile(r"\berror\b"))
+        bonus.get_by_role("button", name="2 Dinars", exact=True).click()
+        expect(bonus.locator(".pv-submit")).to_contain_text("· 2 Dinars")
+        bonus.locator(".pv-submit").click()
+        expect(bonus.locator(".pf-value")).to_have_text("2 Dinars")
+        expect(page.locator("#pf-summary")).to_contain_text(f"{known + 1} of {listed} values known")
+        assert "dinars:" not in bonus.inner_text()
+        assert fits(page)
+        bonus.locator(".pf-open").scroll_into_view_if_needed()  # the page is long: the screen with the edited value
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-sabika.png"))
+        bonus.get_by_role("button", name="Forget (ask again next game)").click()
+        expect(bonus.locator(".pf-value")).to_have_text("—")
+        expect(page.locator("#pf-summary")).to_contain_text(f"{known} of {listed} values known")
         assert problems == []
     finally:
         context.close()

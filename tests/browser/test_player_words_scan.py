@@ -2,7 +2,7 @@
 
 One 360×740 phone per language walks every screen a table sees: the games list (with finished and imported
 games, their winners), the tower, fairness, host and Board pages (a value's editor open, Morocco's value set by
-a tap and forgotten), the calibration
+a tap and forgotten, Sabika's tab with every value shown), the calibration
 wizard's steps (and its refusal to calibrate early), the setup wizard's steps for each game (Morocco's layout
 entered by tapping), a Marrakesh, a Morocco and a Sabika game at their start, a Marrakesh game in progress
 with a question about a printed value open, and each game's final table (Marrakesh's rows in the view's one
@@ -65,7 +65,8 @@ def scan(page: Page, screen: str, german: bool) -> list[str]:
     shared devices is left out: a device's name is the words its owner gave it (here the host's English)."""
     page.evaluate("() => document.querySelectorAll('#shared-devices').forEach(e => { e.hidden = true; })")
     text = page.locator("body").inner_text()
-    found = developer_text(text) + ([f"English: {p!r}" for p in untranslated(text)] if german else [])
+    english = [p for p in untranslated(text) if re.search("[A-Za-z]", p)] if german else []  # "+ 1" is no English
+    found = developer_text(text) + [f"English: {p!r}" for p in english]
     menu = page.locator(".topbar").bounding_box()  # the top menu is one line of 48 px targets, not two
     if menu is None or menu["height"] > MENU_HEIGHT:
         found.append(f"the top menu is {menu and round(menu['height'])} px high")
@@ -148,6 +149,13 @@ def walk(page: Page, url: str, games: dict[str, dict[str, str]], german: bool) -
     expect(page.locator(".pf-edit:not([hidden])")).to_be_visible()
     problems += scan(page, "/profile, a value open", german)
     shot(page.locator(".pf-entry:has(.pf-edit:not([hidden]))"), f"scan-{'de' if german else 'en'}-board-value-open")
+    page.goto(url + "/profile?edition=sabika")  # Sabika's tab: every value unfolded, a bonus's icons open
+    for component in ("tiles", "cards"):
+        page.locator(f'.pf-component[data-component="{component}"] summary').click()
+    page.locator('.pf-entry[data-key="city_tile.1.bonus"] .pf-open').click()
+    expect(page.locator('.pf-entry[data-key="city_tile.1.bonus"] .pv-toggle').first).to_be_visible()
+    problems += scan(page, "/profile?edition=sabika, every value shown", german)
+    shot(page.locator('.pf-entry[data-key="city_tile.1.bonus"]'), f"scan-{'de' if german else 'en'}-sabika-value-open")
     problems += refusal(page, "a bad game log", german, "POST", "/api/games/import", '{"format": "keshi"}')
     problems += calibration_scanned(page, url, german)
     for kind in ("marrakesh", "morocco", "sabika"):  # the wizard's steps of each game

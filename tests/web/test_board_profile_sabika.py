@@ -103,3 +103,31 @@ def test_a_german_phone_reads_sabikas_values_in_german(client: FlaskClient) -> N
     refused = client.put(f"/api/board-profile/{SABIKA}/values/rondel.small.outer.1.action", json={"value": "market"},
                          headers={**german, "X-CSRF-Token": csrf_of(client)})
     assert "ist kein aufgedruckter Wert" in refused.get_json()["error"]
+
+
+def test_a_sabika_value_is_forgotten_on_the_board_page(client: FlaskClient) -> None:
+    csrf = {"X-CSRF-Token": csrf_of(client)}
+    url = f"/api/board-profile/{SABIKA}/values/bag.tokens_per_type"
+    assert client.put(url, json={"value": 10}, headers=csrf).status_code == 200
+    forgotten = client.delete(url, headers=csrf)
+    assert forgotten.status_code == 200, forgotten.get_json()
+    entries = {e["key"]: e for e in client.get(f"/api/board-profile?edition={SABIKA}").get_json()["entries"]}
+    assert entries["bag.tokens_per_type"]["source"] == "missing" and entries["bag.tokens_per_type"]["value"] is None
+    again = client.delete(url, headers=csrf)  # nothing left to forget: said with the value's question
+    assert again.status_code == 400
+    assert again.get_json()["error"] == f"{entries['bag.tokens_per_type']['title']}: your table has no value to forget"
+    unknown = client.delete(f"/api/board-profile/{SABIKA}/values/no.such.key", headers=csrf)
+    assert unknown.status_code == 400 and "'no.such.key' is no printed value a Sabika game asks" in \
+        unknown.get_json()["error"]
+
+
+def test_the_board_page_says_sabikas_options_in_player_words(client: FlaskClient) -> None:
+    for language, two_dinars, artwork in (("en", "2 Dinars", "Raw Material + Good or Export (artwork)"),
+                                          ("de", "2 Dinar", "Rohstoff + Ware oder Export (Kunstwerk)")):
+        entries = {e["key"]: e for e in client.get(f"/api/board-profile?edition={SABIKA}",
+                                                   headers={"Accept-Language": language}).get_json()["entries"]}
+        bonus = entries["city_tile.1.bonus"]
+        assert bonus["words"][bonus["options"].index("dinars:2")] == two_dinars
+        card = entries["minor_card.1.left"]
+        assert card["words"][card["options"].index("trade")] == artwork
+        assert all(len(e["words"]) == len(e["options"]) for e in entries.values())

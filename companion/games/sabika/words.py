@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.sabika.components import RING_WORDS
-from companion.games.sabika.say import ACTION_SAY, ARTWORK_SAY, COLOUR_SAY, ITEM_SAY, RING_SAY
+from companion.games.sabika.say import ACTION_SAY, ARTWORK_SAY, COLOUR_SAY, ITEM_SAY, RING_SAY, Said
 from companion.i18n import Msg
 
 ICON_WORDS: dict[str, tuple[Msg, Msg]] = {
@@ -156,6 +156,12 @@ def answer_label(key: str, value: Any) -> Msg | str:
     if _is_icon(text):
         return icon_label(text)
     return text
+
+
+def option_label(key: str, option: Any) -> Msg | str:
+    """An offered answer to the question ``key`` in player words: the words the engine gave it (a ``Said``),
+    else ``answer_label``. The game's question buttons and the Board page both say an option this way."""
+    return option.msg if isinstance(option, Said) else answer_label(key, option)
 
 
 def _yusuf_actions(text: str) -> Msg:

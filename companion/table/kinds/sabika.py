@@ -32,7 +32,14 @@ from companion.games.sabika.rondel import move_cost
 from companion.games.sabika.rules import occupancy
 from companion.games.sabika.say import ACTION_SAY, RING_SAY, SPOT_SAY, WORKER_SAY, WORKER_TITLE, Said
 from companion.games.sabika.scoring import metric
-from companion.games.sabika.words import METRIC_WORDS, PHASE_WORDS, answer_group, answer_label, icons_label, place_words
+from companion.games.sabika.words import (
+    METRIC_WORDS,
+    PHASE_WORDS,
+    answer_group,
+    icons_label,
+    option_label,
+    place_words,
+)
 from companion.i18n import Msg
 
 KEY = "sabika"
@@ -281,9 +288,8 @@ def action_words(game: Game, action: Action) -> tuple[Msg | str, Msg]:
 
 def _answer_words(game: Game, key: str, value: Any) -> Msg | str:
     """An answer in player words; a table draw's answer (a word the engine offered) in the offer's words."""
-    pending = game.s.pending or {}
-    said = _option_say(pending, value)
-    return said if said is not None else answer_label(key, value)
+    offered = next((option for option in (game.s.pending or {}).get("options", []) if option == value), value)
+    return option_label(key, offered)
 
 
 def _option_say(pending: dict[str, Any], option: Any) -> Msg | None:

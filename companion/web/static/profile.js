@@ -1,7 +1,8 @@
 // The board-profile screen: every printed value a game can ask, grouped as the components are (boards,
-// tiles) with how many are known, so a table can enter them all before its first game; tapping one shows
-// where it is printed and a stepper to change it; a value can be forgotten (asked again in the next game
-// that needs it); the profile can be exported and imported.
+// tiles, and Sabika's cards) with how many are known, so a table can enter them all before its first game;
+// tapping one shows where it is printed and a stepper to change it; a value can be forgotten (asked again in
+// the next game that needs it); the profile can be exported and imported. One tab per Marrakesh edition, one
+// for Sabika.
 (function () {
   "use strict";
   const root = document.getElementById("profile");
@@ -33,14 +34,31 @@
     return '<ul class="pf-list">' + members.map(function (e) {
       return '<li class="pf-entry" data-key="' + esc(e.key) + '"><button type="button" class="pf-open" aria-expanded="' +
         (open === e.key) + '"><span class="pf-title">' + esc(e.title) + '</span><span class="pf-value">' +
-        (e.value === null ? "—" : esc(KeshiValueEditor.text(e.value))) + '</span><span class="pf-source">' +
+        (e.value === null ? "—" : esc(KeshiValueEditor.label(e, e.value))) + '</span><span class="pf-source">' +
         esc(SOURCES[e.source] || e.source) + '</span></button><div class="pf-edit"' + (open === e.key ? "" : " hidden") +
         "></div></li>";
     }).join("") + "</ul>";
   }
 
-  // the physical components, in the order the API sorts them
-  const COMPONENTS = [["board", t("Boards")], ["tiles", t("Tiles")]];
+  // the physical components, in the order the API sorts them (Sabika has one board, and cards)
+  const COMPONENTS = [["board", edition === "sabika" ? t("Game board") : t("Boards")], ["tiles", t("Tiles")],
+    ["cards", t("Cards")]];
+
+  // A component's values under headings: Sabika's by the part of the component the API names (`family`, headed
+  // by `where`), in the order they first appear; Marrakesh's by GROUPS. [[heading, entries], ...]
+  function parts(members) {
+    if (!members.some(function (e) { return e.family; })) {
+      return GROUPS.map(function (g) {
+        return [g[1], members.filter(function (e) { return e.key.split(".")[0] === g[0]; })];
+      });
+    }
+    const out = [];
+    members.forEach(function (e) {
+      const group = out.filter(function (g) { return g[0] === e.where; })[0];
+      if (group) { group[1].push(e); } else { out.push([e.where, [e]]); }
+    });
+    return out;
+  }
 
   function known(members) { return members.filter(function (e) { return e.source !== "missing"; }).length; }
 
@@ -50,22 +68,25 @@
       t("{known} of {n} values known. Enter the rest now, or each is asked the first time play needs it.",
         {known: done, n: entries.length});
     let html = "";
-    const boardsDone = known(entries.filter(function (e) { return e.component === "board"; })) ===
-      entries.filter(function (e) { return e.component === "board"; }).length;
+    // the first component with values missing (the boards first, then the tiles, then the cards)
+    const first = COMPONENTS.map(function (c) { return c[0]; }).filter(function (c) {
+      const members = entries.filter(function (e) { return e.component === c; });
+      return known(members) < members.length;
+    })[0];
     COMPONENTS.forEach(function (c) {
       const members = entries.filter(function (e) { return e.component === c[0]; });
       if (!members.length) { return; }
       const have = known(members);
-      // open while it is being edited, or while values are missing (the boards first, then the tiles)
+      // open while it is being edited, or while values are missing (the first such component)
       const show = members.some(function (e) { return e.key === open; }) ||
-        (have < members.length && (c[0] === "board" || boardsDone || location.hash === "#pf-missing"));
+        (have < members.length && (c[0] === first || location.hash === "#pf-missing"));
       html += '<details class="pf-component" data-component="' + esc(c[0]) + '"' + (show ? " open" : "") +
         '><summary class="pf-group">' + esc(c[1]) + ' <span class="pf-progress">' +
         esc(t("{known} of {n} known", {known: have, n: members.length})) + "</span></summary>";
-      GROUPS.forEach(function (g) {
-        const part = members.filter(function (e) { return e.key.split(".")[0] === g[0]; });
+      parts(members).forEach(function (g) {
+        const part = g[1];
         if (part.length) {
-          html += '<h3 class="pf-family">' + esc(g[1]) + ' <span class="pf-progress">' +
+          html += '<h3 class="pf-family">' + esc(g[0]) + ' <span class="pf-progress">' +
             esc(t("{known} of {n} known", {known: known(part), n: part.length})) + "</span></h3>" + items(part);
         }
       });

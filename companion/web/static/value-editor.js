@@ -58,6 +58,18 @@ window.KeshiValueEditor = (function () {
     return bonus(value);
   }
 
+  // A possible value of `spec` in player words: the words the server gave its options (`spec.words`, one per
+  // option, as a game's question buttons say them: Sabika's "2 Dinars", not "dinars:2"), else `text`; a set of
+  // options ("choose all that apply") is its options' words joined.
+  function label(spec, value) {
+    if (spec.words) {
+      const i = spec.options.findIndex(function (o) { return same(o, value); });
+      if (i >= 0) { return spec.words[i]; }
+      if (spec.multi && Array.isArray(value)) { return value.map(function (v) { return label(spec, v); }).join(" + "); }
+    }
+    return text(value);
+  }
+
   function canon(value) {
     if (Array.isArray(value)) { return "[" + value.map(canon).join(",") + "]"; }
     if (value && typeof value === "object") {
@@ -150,12 +162,12 @@ window.KeshiValueEditor = (function () {
     } else if (kind === "multi") {
       html += '<div class="pv-toggles" role="group" aria-label="' + esc(spec.title) + '">' + spec.options.map(function (v, i) {
         const on = current !== null && current.some(function (c) { return same(c, v); });
-        return '<button type="button" class="pv-toggle" data-index="' + i + '" aria-pressed="' + on + '">' + esc(text(v)) + "</button>";
+        return '<button type="button" class="pv-toggle" data-index="' + i + '" aria-pressed="' + on + '">' + esc(label(spec, v)) + "</button>";
       }).join("") + "</div>";
     } else {
       html += '<div class="pv-words" role="group" aria-label="' + esc(spec.title) + '">' + spec.options.map(function (v, i) {
         const on = current !== null && same(current, v);
-        return '<button type="button" class="pv-word' + (on ? " current" : "") + '" data-index="' + i + '">' + esc(text(v)) + "</button>";
+        return '<button type="button" class="pv-word' + (on ? " current" : "") + '" data-index="' + i + '">' + esc(label(spec, v)) + "</button>";
       }).join("") + "</div>";
     }
     if (kind !== "words") {
@@ -204,11 +216,12 @@ window.KeshiValueEditor = (function () {
       const value = read();
       const why = problem(value);
       button.disabled = why !== null;
-      button.querySelector(".pv-preview").textContent = why === null ? "· " + text(value) : "";
-      // nothing set yet is a step still to take, not a mistake: a hint, not in red
+      button.querySelector(".pv-preview").textContent = why === null ? "· " + label(spec, value) : "";
+      // nothing set (or chosen) yet is a step still to take, not a mistake: a hint, not in red
+      const hint = why === NOTHING_YET || (kind === "multi" && !value.length);
       msg.hidden = why === null;
-      msg.classList.toggle("error", why !== NOTHING_YET);
-      msg.classList.toggle("muted", why === NOTHING_YET);
+      msg.classList.toggle("error", !hint);
+      msg.classList.toggle("muted", hint);
       msg.textContent = why || "";
     }
     function send(value) {
@@ -273,5 +286,5 @@ window.KeshiValueEditor = (function () {
     }, function () { if (el.isConnected) { draw(null); } });
   }
 
-  return {render: render, text: text, question: question};
+  return {render: render, text: text, label: label, question: question};
 })();
