@@ -69,6 +69,10 @@ class CheckMemo:
         """Everything remembered, oldest first (what a report child hands back)."""
         return list(self._entries.items())
 
+    def clear(self) -> None:
+        """Forget every check (a benchmark times a report that judges them all)."""
+        self._entries.clear()
+
     def update(self, entries: list[tuple[bytes, dict[str, StagePower]]]) -> None:
         """Take over ``entries`` (from ``entries`` of another process's memo)."""
         for key, stages in entries:

@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from companion import COLOURS
 from companion.fairness.change import ChangeAlarm, change_alarms
+from companion.fairness.fill_level import FillEffect, fill_effect, fill_log
 from companion.fairness.kept_word import kept_stages
 from companion.fairness.score_sums import PreparedLog, solve_rates
 from companion.fairness.sequential import SequentialTests, look_points, prepare, robust_fits, sequential_tests
@@ -27,6 +28,8 @@ class LayerMonitor:
     alarms: list[ChangeAlarm]
     pooled: tuple[RateFit, RateFit]
     colours: list[tuple[RateFit, RateFit]]
+    #: How the tower's fill level moves release, and whether the fill-level model describes it.
+    fill: FillEffect
 
     @property
     def flagged(self) -> dict[str, str]:
@@ -47,12 +50,13 @@ def monitor_layer(
 ) -> LayerMonitor:
     """Test, monitor and fit one layer's ``(tosses, 12)`` grids; ``game`` codes each toss's game."""
     prepared = prepare(held, tossed, out, game)
-    tests = sequential_tests(held, tossed, out, game, family, prepared=prepared)
+    fill = fill_log(held, tossed, out, game, look_points(prepared.tosses))
+    tests = sequential_tests(held, tossed, out, game, family, prepared=prepared, fill=fill)
     kept = kept_stages(prepared, family, tossed, game)
     tests = replace(tests, power=replace(tests.power, stages=kept))
     pooled, colours = robust_fits(prepared)
     alarms = change_alarms(held, tossed, out, game, look_rates(prepared))
-    return LayerMonitor(tests, alarms, pooled, colours)
+    return LayerMonitor(tests, alarms, pooled, colours, fill_effect(fill, look_points(prepared.tosses)))
 
 
 def look_rates(prepared: PreparedLog) -> list[tuple[float, float]]:

@@ -52,11 +52,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
+from scipy import special, stats
 
 from companion import COLOURS
+from companion.fairness.fill_level import FillLog, fill_log, fill_scores
 from companion.fairness.moments import robust_rates
-from companion.fairness.score_sums import GameSums, PreparedLog, colour_scores
+from companion.fairness.score_sums import GameSums, PreparedLog, ScoreSums, colour_scores
 from companion.fairness.shifted import shifted_variances
 from companion.fairness.two_rate import Counts, RateFit
 
@@ -224,14 +225,21 @@ def prepare(
 def sequential_tests(
     held: Counts, tossed: Counts, out: Counts,
     game: npt.NDArray[np.int64], family: int = len(COLOURS), prepared: PreparedLog | None = None,
+    fill: FillLog | None = None,
 ) -> SequentialTests:
     """Run every look reached by this layer's ``(tosses, 12)`` grids; ``game`` codes each toss's game
-    (``prepared``: the same grids already summed by ``prepare``)."""
+    (``prepared``: the same grids already summed by ``prepare``; ``fill``: prepared by
+    ``fill_level.fill_log``). Each colour is tested against the fill-level curve (``fill_level``)."""
     prepared = prepared or prepare(held, tossed, out, game)
+    points = look_points(prepared.tosses)
+    fill = fill or fill_log(held, tossed, out, game, points)
     looks = []
     flagged_at: dict[str, int] = {}
-    for j, tosses in enumerate(look_points(prepared.tosses)):
-        look = evaluate_look(GameSums.of(prepared, j), tosses, look_alpha(j, family))
+    for j, tosses in enumerate(points):
+        def scorer(excluded: frozenset[int], j: int = j, tosses: int = tosses) -> ScoreSums | None:
+            return fill_scores(fill, tosses, j, excluded)
+
+        look = evaluate_look(GameSums.of(prepared, j), tosses, look_alpha(j, family), scorer)
         looks.append(look)
         for colour, score in look.colours.items():
             if score.flagged and colour not in flagged_at:
@@ -248,8 +256,11 @@ def _pooled(sums: GameSums, excluded: frozenset[int] = frozenset()) -> tuple[flo
     return p_new, 0.5 if p_held is None else p_held
 
 
-def evaluate_look(sums: GameSums, tosses: int, alpha: float) -> Look:
-    """Every colour's robust score test on the sums of a look's tosses, at level ``alpha`` each.
+def evaluate_look(sums: GameSums, tosses: int, alpha: float,
+                  scorer: Callable[[frozenset[int]], ScoreSums | None] | None = None) -> Look:
+    """Every colour's robust score test on the sums of a look's tosses, at level ``alpha`` each
+    (``scorer``: the colours' scores against a reference without the colours it is given, when not
+    the constant two-rate one of ``colour_scores``; the report's is the fill-level one).
 
     Step-down reference: one stray colour pulls the pooled rates towards itself, so with enough
     tosses every other colour would look different too. The most significant flagged colour leaves
@@ -262,7 +273,10 @@ def evaluate_look(sums: GameSums, tosses: int, alpha: float) -> Look:
         pooled = _pooled(sums, excluded)
         if pooled is None:
             return Look(tosses, alpha, None, None, {})
-        results = _round(sums, alpha, pooled, excluded)
+        scores = colour_scores(sums, *pooled, excluded=excluded) if scorer is None else scorer(excluded)
+        if scores is None:
+            return Look(tosses, alpha, pooled[0], pooled[1], {})
+        results = _round(scores, alpha)
         candidates = [c for c, colour in enumerate(COLOURS) if colour in results and results[colour].flagged
                       and c not in excluded]
         if not candidates or len(excluded) >= len(COLOURS) - 2:
@@ -270,11 +284,8 @@ def evaluate_look(sums: GameSums, tosses: int, alpha: float) -> Look:
         excluded = excluded | {min(candidates, key=lambda c: results[COLOURS[c]].p_value)}
 
 
-def _round(
-    sums: GameSums, alpha: float, pooled: tuple[float, float], excluded: frozenset[int]
-) -> dict[str, ColourScore]:
-    """One round of the step-down: every colour against the reference's pooled rates."""
-    scores = colour_scores(sums, *pooled, excluded=excluded)
+def _round(scores: ScoreSums, alpha: float) -> dict[str, ColourScore]:
+    """One round of the step-down: every colour's score against the reference, tested at ``alpha``."""
     score, variance = scores.score, scores.variance
     results = {}
     for c, colour in enumerate(COLOURS):
@@ -387,8 +398,11 @@ def sequential_power(
         if games < MIN_GAMES:
             return 0.0
         df = 2
-        critical = stats.f.isf(look_alpha(look, family), df, games - df)
-        values = stats.ncf.sf(critical, df, games - df, np.maximum(lambdas[kind], 1e-12) * growth)
+        # F's upper quantile and the non-central F's tail from SciPy's special functions: the same
+        # numbers as ``stats.f.isf`` and ``stats.ncf.sf``, without their per-call overhead (the power
+        # is asked at every look ahead for every kind, and at every check by ``kept_word``)
+        critical = (games - df) / df * (1 / special.betaincinv((games - df) / 2, df / 2, look_alpha(look, family)) - 1)
+        values = 1 - special.ncfdtr(df, games - df, np.maximum(lambdas[kind], 1e-12) * growth, critical)
         return float(np.mean(values))
 
     reached = len(look_points(tosses))
