@@ -52,7 +52,7 @@ class FillLog:
 
     ``level`` is each toss's fill level ``h``; ``game`` its game (0, 1, ... in order of first toss);
     ``segment`` its look segment (``sequential.look_points``); ``levels[s, h, c]`` the sums of ``i o,
-    b o, i i, i b, b b`` of colour ``c`` over segment ``s``'s tosses at fill level ``h``.
+    b o, i i, i b, b b, o o`` of colour ``c`` over segment ``s``'s tosses at fill level ``h``.
     """
 
     held: Counts
@@ -89,6 +89,13 @@ class FillEffect:
     #: The check's p-value at the latest look (None before the first look with enough games).
     fit_p_value: float | None
 
+    def new_rate_at(self, pieces: int, beta: float | None = None) -> float | None:
+        """How often a tossed-in piece falls with ``pieces`` inside (at ``beta``, else the estimate)."""
+        beta = self.beta if beta is None else beta
+        if beta is None or self.p_new_empty is None:
+            return None
+        return float(_expit(_logit(self.p_new_empty) + beta * pieces))
+
 
 def fill_log(held: Counts, tossed: Counts, out: Counts, game: npt.NDArray[np.int64],
              looks: list[int]) -> FillLog:
@@ -101,11 +108,11 @@ def fill_log(held: Counts, tossed: Counts, out: Counts, game: npt.NDArray[np.int
     segment = np.searchsorted(np.array(looks, dtype=np.int64), np.arange(n), side="right")
     top = int(level.max()) + 1 if n else 1
     segments = len(looks) + 1
-    levels = np.zeros((segments, top, colours, 5))
+    levels = np.zeros((segments, top, colours, 6))
     key = segment * top + level
     for c in range(colours):
         i, b, o = (a[:, c].astype(np.float64) for a in (tossed, held, out))
-        for k, values in enumerate((i * o, b * o, i * i, i * b, b * b)):
+        for k, values in enumerate((i * o, b * o, i * i, i * b, b * b, o * o)):
             levels[:, :, c, k] = np.bincount(key, weights=values, minlength=segments * top).reshape(segments, top)
     return FillLog(held, tossed, out, level, game_codes, segment, levels)
 
@@ -114,14 +121,26 @@ def fit(log: FillLog, upto_segment: int | None, colours: list[int]) -> FillFit |
     """``(a_new, a_held, beta)`` on the tosses up to look ``upto_segment`` (None: all) and ``colours``
     (None when there is nothing to fit: no piece, or never a held one)."""
     sums = log.levels[: None if upto_segment is None else upto_segment + 1][:, :, colours].sum(axis=(0, 2))
-    io, bo, ii, ib, bb = sums.T
+    io, bo, ii, ib, bb, oo = sums.T
     h = np.arange(sums.shape[0], dtype=np.float64)
     if ii.sum() <= 0 or bb.sum() <= 0:
         return None
-    # start at the constant two-rate fit's rates, beta 0
-    start = np.linalg.lstsq(np.array([[ii.sum(), ib.sum()], [ib.sum(), bb.sum()]]),
-                            np.array([io.sum(), bo.sum()]), rcond=None)[0]
-    theta = np.array([_logit(start[0]), _logit(start[1]), 0.0])
+
+    def squares(theta: npt.NDArray[np.float64]) -> float:
+        """The summed squared residual ``sum (o - mu)^2`` the equations minimise."""
+        p_new, p_held = FillFit(theta).rates(h)
+        return float(np.sum(oo - 2 * (p_new * io + p_held * bo) + p_new**2 * ii + 2 * p_new * p_held * ib
+                            + p_held**2 * bb))
+
+    # start at the constant rates of the emptier half of the exposures, beta 0 (in a clogging tower
+    # the fuller half releases almost nothing, and constant rates over all would start far off)
+    exposed = np.cumsum(ii + bb)
+    low = slice(0, int(np.searchsorted(exposed, exposed[-1] / 2)) + 1)
+    start = np.linalg.lstsq(np.array([[ii[low].sum(), ib[low].sum()], [ib[low].sum(), bb[low].sum()]]),
+                            np.array([io[low].sum(), bo[low].sum()]), rcond=None)[0]
+    # (kept off the edges: at a rate of 0 or 1 the curve is flat and Gauss-Newton cannot move it)
+    theta = np.array([_logit(min(max(start[0], 0.05), 0.95)), _logit(min(max(start[1], 0.05), 0.95)), 0.0])
+    current = squares(theta)
     for _ in range(_NEWTON_STEPS):
         p_new, p_held = FillFit(theta).rates(h)
         d_new, d_held = p_new * (1 - p_new), p_held * (1 - p_held)
@@ -136,11 +155,16 @@ def fit(log: FillLog, upto_segment: int | None, colours: list[int]) -> FillFit |
             [h @ (nn + nh), h @ (nh + hh), (h * h) @ (nn + 2 * nh + hh)],
         ])
         try:
-            step = np.linalg.solve(m, g)
+            step = np.linalg.lstsq(m, g, rcond=1e-12)[0]
         except np.linalg.LinAlgError:
             return None
         step *= min(1.0, 2.0 / max(float(np.abs(step).max()), 1e-300))  # no leap far out of the data
-        theta = theta + step
+        for _halving in range(30):  # backtrack until the squares fall (or the step is nothing)
+            trial = squares(theta + step)
+            if trial <= current:
+                break
+            step /= 2
+        theta, current = theta + step, min(current, trial)
         if float(np.abs(step).max()) < 1e-9:
             break
     return FillFit(theta) if np.isfinite(theta).all() else None

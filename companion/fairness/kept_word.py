@@ -95,17 +95,19 @@ class _Standing:
 
 
 def kept_stages(
-    prepared: PreparedLog, family: int, tossed: Counts, game: npt.NDArray[np.int64]
+    prepared: PreparedLog, family: int, tossed: Counts, game: npt.NDArray[np.int64],
+    curves: list[tuple[float, float, float] | None] | None = None,
 ) -> dict[str, StagePower]:
     """Per question (``STAGES``), its answer and promise by the rules above, after ``prepared.tosses``
-    tosses (``tossed`` and ``game``: the layer's pieces tossed in and game codes)."""
+    tosses (``tossed`` and ``game``: the layer's pieces tossed in and game codes; ``curves[j]``: the
+    fill-level curve of the tosses up to check ``j``, for the power's replay)."""
     if prepared.tosses < FIRST_LOOK:
         return {name: _before_first_check(kinds, prepared.tosses) for name, kinds in STAGES.items()}
     standing = {name: _Standing(kinds) for name, kinds in STAGES.items()}
     for j, look in enumerate(look_points(prepared.tosses)):
         if all(s.answered_at is not None for s in standing.values()):
             break
-        stages = _judged(prepared, j, look, family, tossed, game)
+        stages = _judged(prepared, j, look, family, tossed, game, None if curves is None else curves[j])
         for name, state in standing.items():
             if state.answered_at is None:
                 _update(state, stages[name], look)
@@ -118,13 +120,15 @@ def _before_first_check(kinds: tuple[str, ...], tosses: int) -> StagePower:
 
 
 def _judged(
-    prepared: PreparedLog, j: int, look: int, family: int, tossed: Counts, game: npt.NDArray[np.int64]
+    prepared: PreparedLog, j: int, look: int, family: int, tossed: Counts, game: npt.NDArray[np.int64],
+    curve: tuple[float, float, float] | None,
 ) -> dict[str, StagePower]:
-    """The per-question power at check ``j`` (``look`` tosses), from ``MEMO`` when judged before."""
+    """The per-question power at check ``j`` (``look`` tosses), from ``MEMO`` when judged before (the
+    fill-level ``curve`` is fitted on the same prefix, so the prefix's digest covers it)."""
     key = _digest(prepared, j, look, family, tossed, game)
     stages = MEMO.get(key)
     if stages is None:
-        stages = sequential_power(_prefix(prepared, j, look), family, tossed[:look], game[:look]).stages
+        stages = sequential_power(_prefix(prepared, j, look), family, tossed[:look], game[:look], curve).stages
         MEMO.put(key, stages)
     return stages
 

@@ -55,7 +55,7 @@ import numpy.typing as npt
 from scipy import special, stats
 
 from companion import COLOURS
-from companion.fairness.fill_level import FillLog, fill_log, fill_scores
+from companion.fairness.fill_level import FillLog, fill_log, fill_scores, fit
 from companion.fairness.moments import robust_rates
 from companion.fairness.score_sums import GameSums, PreparedLog, ScoreSums, colour_scores
 from companion.fairness.shifted import shifted_variances
@@ -244,7 +244,9 @@ def sequential_tests(
         for colour, score in look.colours.items():
             if score.flagged and colour not in flagged_at:
                 flagged_at[colour] = tosses
-    power = sequential_power(prepared, family, tossed, game)
+    whole = fit(fill, None, list(range(held.shape[1]))) if held.ndim == 2 else None
+    curve = None if whole is None else (float(whole.theta[0]), float(whole.theta[1]), float(whole.theta[2]))
+    power = sequential_power(prepared, family, tossed, game, curve)
     return SequentialTests(prepared.tosses, family, looks, flagged_at, look_at(len(looks)), power)
 
 
@@ -364,10 +366,12 @@ def _describe(z: list[float | None]) -> tuple[str, str]:
 
 
 def sequential_power(
-    prepared: PreparedLog, family: int, tossed: Counts, game: npt.NDArray[np.int64]
+    prepared: PreparedLog, family: int, tossed: Counts, game: npt.NDArray[np.int64],
+    curve: tuple[float, float, float] | None = None,
 ) -> SequentialPower:
     """Power now (at the latest look reached) and the first look where it reaches the target
-    (``tossed`` and ``game``: the layer's pieces tossed in and game codes, replayed under each shift)."""
+    (``tossed`` and ``game``: the layer's pieces tossed in and game codes, replayed under each shift;
+    ``curve``: the tower's fill-level curve on these tosses, ``fill_level``, replayed when given)."""
     tosses = prepared.tosses
     sums = GameSums.of(prepared)
     pooled = _pooled(sums) if tosses else None
@@ -376,20 +380,28 @@ def sequential_power(
         return SequentialPower(TARGET_BIAS, TARGET_POWER, 0.0, dict.fromkeys(BIAS_KINDS, 0.0), False, None, None,
                                stages=unknown)
     scores = colour_scores(sums, *pooled)
-    shifts = _shifts(*pooled)
+    # along a fill-level curve the replay itself keeps each toss's shifted rates within [0, 1]
+    shifts = _shifts(*pooled) if curve is None else _shifts(1.0, 1.0)
     # the inverse of a variance estimated from G games overshoots by (G - 1) / (G - 4) on average
     # (inverse Wishart, 2 dimensions): without this, a short log promises too few tosses
     unbiased = max(scores.games - 4, 0) / max(scores.games - 1, 1)
     # the robust variance a shifted colour would show, replayed on the table's own games (a fair
     # log's variance is far too small for a colour whose held pieces pile up: see ``shifted``)
-    shifted = shifted_variances(tossed, game, *pooled, shifts)
+    shifted = shifted_variances(tossed, game, *pooled, shifts, curve)
+
+    def moved(kind: str, c: int, information: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """How far the shift moves colour ``c``'s score (the fit absorbs its share of it): as replayed
+        along the fill-level curve, else ``information @ shift``."""
+        expected = shifted[kind].expected
+        return (information[c] @ shifts[kind] if expected is None else expected[c]) * SHARE_OUTSIDE
+
     lambdas = {
         kind: np.array([
-            min(unbiased * _noncentrality(shifted[kind][0][c], shifted[kind][1][c], shift),
-                _noncentrality(scores.information[c], scores.model_variance[c], shift))
+            min(unbiased * _noncentrality(moved(kind, c, shifted[kind].information), shifted[kind].variance[c]),
+                _noncentrality(moved(kind, c, scores.information), scores.model_variance[c]))
             for c in range(len(COLOURS))
         ])
-        for kind, shift in shifts.items()
+        for kind in shifts
     }
 
     def power_at(look: int, kind: str) -> float:
@@ -402,7 +414,11 @@ def sequential_power(
         # numbers as ``stats.f.isf`` and ``stats.ncf.sf``, without their per-call overhead (the power
         # is asked at every look ahead for every kind, and at every check by ``kept_word``)
         critical = (games - df) / df * (1 / special.betaincinv((games - df) / 2, df / 2, look_alpha(look, family)) - 1)
-        values = 1 - special.ncfdtr(df, games - df, np.maximum(lambdas[kind], 1e-12) * growth, critical)
+        shifted = np.maximum(lambdas[kind], 1e-12) * growth
+        values = 1 - special.ncfdtr(df, games - df, shifted, critical)
+        lost = np.isnan(values)  # its series gives up for some large non-centralities: SciPy's own way there
+        if lost.any():
+            values[lost] = stats.ncf.sf(critical, df, games - df, shifted[lost])
         return float(np.mean(values))
 
     reached = len(look_points(tosses))
@@ -446,11 +462,8 @@ def _shifts(p_new: float, p_held: float) -> dict[str, npt.NDArray[np.float64]]:
     return {"p_new": np.array([d_new, 0.0]), "p_held": np.array([0.0, d_held]), "both": np.array([d_new, d_held])}
 
 
-def _noncentrality(
-    information: npt.NDArray[np.float64], variance: npt.NDArray[np.float64], shift: npt.NDArray[np.float64]
-) -> float:
-    """Non-centrality of the score test for a colour whose rates are off by ``shift``."""
-    expected = information @ shift * SHARE_OUTSIDE
+def _noncentrality(expected: npt.NDArray[np.float64], variance: npt.NDArray[np.float64]) -> float:
+    """Non-centrality of the score test for a colour whose score is moved by ``expected`` on average."""
     statistic, df = quadratic_form(expected, variance)
     return statistic if df else 0.0
 
