@@ -40,6 +40,8 @@ import numpy.typing as npt
 from companion.fairness.score_sums import ScoreSums
 from companion.fairness.two_rate import Counts
 
+#: How many standard errors the slope must be from 0 for the tests to use the fill-level curve.
+LOAD_Z = 3.0
 #: Error budget of the goodness-of-fit check over all looks ever.
 ALPHA_FIT = 0.01
 Z_95 = 1.959963984540054
@@ -52,7 +54,7 @@ class FillLog:
 
     ``level`` is each toss's fill level ``h``; ``game`` its game (0, 1, ... in order of first toss);
     ``segment`` its look segment (``sequential.look_points``); ``levels[s, h, c]`` the sums of ``i o,
-    b o, i i, i b, b b, o o`` of colour ``c`` over segment ``s``'s tosses at fill level ``h``.
+    b o, i i, i b, b b, o o, i^3, i^2 b, i b^2, b^3`` of colour ``c`` over segment ``s``'s tosses at fill level ``h``.
     """
 
     held: Counts
@@ -108,11 +110,11 @@ def fill_log(held: Counts, tossed: Counts, out: Counts, game: npt.NDArray[np.int
     segment = np.searchsorted(np.array(looks, dtype=np.int64), np.arange(n), side="right")
     top = int(level.max()) + 1 if n else 1
     segments = len(looks) + 1
-    levels = np.zeros((segments, top, colours, 6))
+    levels = np.zeros((segments, top, colours, 10))
     key = segment * top + level
     for c in range(colours):
         i, b, o = (a[:, c].astype(np.float64) for a in (tossed, held, out))
-        for k, values in enumerate((i * o, b * o, i * i, i * b, b * b, o * o)):
+        for k, values in enumerate((i * o, b * o, i * i, i * b, b * b, o * o, i**3, i * i * b, i * b * b, b**3)):
             levels[:, :, c, k] = np.bincount(key, weights=values, minlength=segments * top).reshape(segments, top)
     return FillLog(held, tossed, out, level, game_codes, segment, levels)
 
@@ -121,7 +123,7 @@ def fit(log: FillLog, upto_segment: int | None, colours: list[int]) -> FillFit |
     """``(a_new, a_held, beta)`` on the tosses up to look ``upto_segment`` (None: all) and ``colours``
     (None when there is nothing to fit: no piece, or never a held one)."""
     sums = log.levels[: None if upto_segment is None else upto_segment + 1][:, :, colours].sum(axis=(0, 2))
-    io, bo, ii, ib, bb, oo = sums.T
+    io, bo, ii, ib, bb, oo = sums.T[:6]
     h = np.arange(sums.shape[0], dtype=np.float64)
     if ii.sum() <= 0 or bb.sum() <= 0:
         return None
@@ -170,6 +172,42 @@ def fit(log: FillLog, upto_segment: int | None, colours: list[int]) -> FillFit |
     return FillFit(theta) if np.isfinite(theta).all() else None
 
 
+def load_matters(log: FillLog, upto_segment: int, colours: list[int]) -> FillFit | None:
+    """The fill-level curve of the tosses up to look ``upto_segment`` if its slope is clearly not 0
+    (``|beta| >= LOAD_Z`` standard errors, binomial-model variance from the per-level sums), else
+    None: the constant rates describe the tower there as well, and their tests cost a fraction.
+
+    The binomial variance is the smaller one when pieces move together, so the curve is taken
+    rather too often than too rarely (it is the safe reference: it holds either way)."""
+    fitted = fit(log, upto_segment, colours)
+    if fitted is None:
+        return None
+    sums = log.levels[: upto_segment + 1][:, :, colours].sum(axis=(0, 2))
+    ii, ib, bb, i3, i2b, ib2, b3 = (sums[:, k] for k in (2, 3, 4, 6, 7, 8, 9))
+    h = np.arange(sums.shape[0], dtype=np.float64)
+    p_new, p_held = fitted.rates(h)
+    d_new, d_held = p_new * (1 - p_new), p_held * (1 - p_held)
+    # per level: sum dmu dmu' (M) and sum dmu dmu' v (S), v = i d_new + b d_held (the cell's variance)
+    nn, nh, hh = d_new**2 * ii, d_new * d_held * ib, d_held**2 * bb
+    vnn = d_new**2 * (d_new * i3 + d_held * i2b)
+    vnh = d_new * d_held * (d_new * i2b + d_held * ib2)
+    vhh = d_held**2 * (d_new * ib2 + d_held * b3)
+
+    def matrix(a: npt.NDArray[np.float64], c: npt.NDArray[np.float64], e: npt.NDArray[np.float64]) -> npt.NDArray[
+            np.float64]:
+        return np.array([[a.sum(), c.sum(), h @ (a + c)], [c.sum(), e.sum(), h @ (c + e)],
+                         [h @ (a + c), h @ (c + e), (h * h) @ (a + 2 * c + e)]])
+
+    try:
+        bread = np.linalg.inv(matrix(nn, nh, hh))
+    except np.linalg.LinAlgError:
+        return fitted
+    variance = float((bread @ matrix(vnn, vnh, vhh) @ bread)[2, 2])
+    if variance <= 0 or not math.isfinite(variance):
+        return fitted
+    return fitted if abs(float(fitted.theta[2])) >= LOAD_Z * math.sqrt(variance) else None
+
+
 @dataclass(frozen=True)
 class _Cells:
     """Per-toss pieces of one colour (single precision) and what the fit expects of them."""
@@ -195,7 +233,8 @@ def _curve(log: FillLog, tosses: int, fitted: FillFit) -> tuple[npt.NDArray[np.f
     return p_new, p_held, p_new * (1 - p_new), p_held * (1 - p_held), level
 
 
-def fill_scores(log: FillLog, tosses: int, upto_segment: int, excluded: frozenset[int]) -> ScoreSums | None:
+def fill_scores(log: FillLog, tosses: int, upto_segment: int, excluded: frozenset[int],
+                fitted: FillFit | None = None) -> ScoreSums | None:
     """Each colour's score against the fill-level curve fitted on the colours not ``excluded``, over the
     first ``tosses`` tosses (look ``upto_segment``), in the form ``colour_scores`` gives (None: no fit).
 
@@ -205,7 +244,7 @@ def fill_scores(log: FillLog, tosses: int, upto_segment: int, excluded: frozense
     variance of the same projected score is the floor's (as in ``colour_scores``)."""
     colours = log.held.shape[1]
     reference = [c for c in range(colours) if c not in excluded]
-    fitted = fit(log, upto_segment, reference)
+    fitted = fitted if fitted is not None and not excluded else fit(log, upto_segment, reference)
     if fitted is None:
         return None
     curve = _curve(log, tosses, fitted)
@@ -257,6 +296,8 @@ def fill_effect(log: FillLog, looks: list[int]) -> FillEffect:
     colours = list(range(log.held.shape[1]))
     misfit_at, p_value = None, None
     for j, look in enumerate(looks):
+        if load_matters(log, j, colours) is None:  # constant rates serve there: nothing to check
+            continue
         p_value = misfit(log, look, j, colours)
         if p_value is not None and misfit_at is None and p_value < look_alpha_fit(j):
             misfit_at = look

@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from companion import COLOURS
 from companion.fairness.change import ChangeAlarm, change_alarms
-from companion.fairness.fill_level import FillEffect, FillLog, fill_effect, fill_log, fit
+from companion.fairness.fill_level import FillEffect, FillLog, fill_effect, fill_log, load_matters
 from companion.fairness.kept_word import kept_stages
 from companion.fairness.score_sums import PreparedLog, solve_rates
 from companion.fairness.sequential import SequentialTests, look_points, prepare, robust_fits, sequential_tests
@@ -63,10 +63,11 @@ def monitor_layer(
 
 def look_curves(fill: FillLog, looks: int) -> list[tuple[float, float, float] | None]:
     """The fill-level curve ``(a_new, a_held, beta)`` of the tosses up to each look reached (None:
-    none to fit), for the change monitor (as ``look_rates``: only what was known at each look)."""
+    none, or its slope not clearly off 0: constant rates serve), for the power's replay and the change
+    monitor (as ``look_rates``: only what was known at each look)."""
     curves: list[tuple[float, float, float] | None] = []
     for j in range(looks):
-        fitted = fit(fill, j, list(range(fill.held.shape[1])))
+        fitted = load_matters(fill, j, list(range(fill.held.shape[1])))
         curves.append(None if fitted is None else (float(fitted.theta[0]), float(fitted.theta[1]),
                                                    float(fitted.theta[2])))
     return curves

@@ -55,7 +55,7 @@ import numpy.typing as npt
 from scipy import special, stats
 
 from companion import COLOURS
-from companion.fairness.fill_level import FillLog, fill_log, fill_scores, fit
+from companion.fairness.fill_level import FillFit, FillLog, fill_log, fill_scores, load_matters
 from companion.fairness.moments import robust_rates
 from companion.fairness.score_sums import GameSums, PreparedLog, ScoreSums, colour_scores
 from companion.fairness.shifted import shifted_variances
@@ -235,18 +235,25 @@ def sequential_tests(
     fill = fill or fill_log(held, tossed, out, game, points)
     looks = []
     flagged_at: dict[str, int] = {}
+    colours = list(range(held.shape[1])) if held.ndim == 2 else []
     for j, tosses in enumerate(points):
-        def scorer(excluded: frozenset[int], j: int = j, tosses: int = tosses) -> ScoreSums | None:
-            return fill_scores(fill, tosses, j, excluded)
+        curve = load_matters(fill, j, colours) if colours else None
 
-        look = evaluate_look(GameSums.of(prepared, j), tosses, look_alpha(j, family), scorer)
+        def scorer(excluded: frozenset[int], j: int = j, tosses: int = tosses,
+                   curve: FillFit | None = curve) -> ScoreSums | None:
+            return fill_scores(fill, tosses, j, excluded, curve)
+
+        # the fill-level curve where the tower's fill clearly moves its release, else constant rates
+        look = evaluate_look(GameSums.of(prepared, j), tosses, look_alpha(j, family),
+                             None if curve is None else scorer)
         looks.append(look)
         for colour, score in look.colours.items():
             if score.flagged and colour not in flagged_at:
                 flagged_at[colour] = tosses
-    whole = fit(fill, None, list(range(held.shape[1]))) if held.ndim == 2 else None
-    curve = None if whole is None else (float(whole.theta[0]), float(whole.theta[1]), float(whole.theta[2]))
-    power = sequential_power(prepared, family, tossed, game, curve)
+    whole = load_matters(fill, len(points), colours) if colours else None
+    power = sequential_power(prepared, family, tossed, game,
+                             None if whole is None else (float(whole.theta[0]), float(whole.theta[1]),
+                                                         float(whole.theta[2])))
     return SequentialTests(prepared.tosses, family, looks, flagged_at, look_at(len(looks)), power)
 
 

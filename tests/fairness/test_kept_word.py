@@ -71,7 +71,7 @@ def test_each_check_is_judged_once_across_reads(monkeypatch) -> None:  # type: i
     judged before (before the memo every read judged every earlier check again), and says the same."""
     from companion.fairness import kept_word
 
-    grids = one_session(play(StudyTower(p_new=0.78, p_held=0.5), 1, 1056, np.random.default_rng(1)))
+    grids = one_session(play(StudyTower(p_new=0.78, p_held=0.5), 1, 960, np.random.default_rng(1)))
     judged: list[int] = []
     real = kept_word.sequential_power
 
@@ -81,7 +81,7 @@ def test_each_check_is_judged_once_across_reads(monkeypatch) -> None:  # type: i
 
     monkeypatch.setattr(kept_word, "MEMO", kept_word.CheckMemo())
     monkeypatch.setattr(kept_word, "sequential_power", counting)
-    said = [read(grids, tosses).tests.power.stages for tosses in range(480, 1057, 48)]
+    said = [read(grids, tosses).tests.power.stages for tosses in range(480, 961, 96)]
     assert sorted(judged) == sorted(set(judged)), "no check judged twice"
     monkeypatch.setattr(kept_word, "MEMO", kept_word.CheckMemo())
-    assert said[-1] == read(grids, 1056).tests.power.stages, "a fresh memo says the same"
+    assert said[-1] == read(grids, 960).tests.power.stages, "a fresh memo says the same"
