@@ -14,7 +14,9 @@ every one of 281 sessions at ``beta = -0.08``). So each colour is tested against
 at the fill level of each of its pieces: its score ``sum x (o - i p_new(h) - b p_held(h))`` with
 ``x = (tossed, held)``, robust by game, projected past the fit of ``(a_new, a_held, beta)`` on the
 reference colours (``fill_scores``: the same form as ``score_sums.colour_scores``, so the tests,
-their step-down and their error budget are unchanged).
+their step-down and their error budget are unchanged). Where the slope is not clearly off 0
+(``load_matters``: 3 standard errors) the constant rates describe the tower as well, and the tests
+use them: they cost a fraction.
 
 **Estimating equations.** ``(a_new, a_held, beta)`` solve ``sum dmu/dtheta (o - mu) = 0`` over all
 cells of the reference colours (Gauss-Newton). ``mu`` depends on a toss only through ``h``, so the
@@ -37,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from companion.fairness.score_sums import ScoreSums
+from companion.fairness.score_sums import MIN_GAMES, ScoreSums, quadratic_form, robust_p_value
 from companion.fairness.two_rate import Counts
 
 #: How many standard errors the slope must be from 0 for the tests to use the fill-level curve.
@@ -341,9 +343,7 @@ def misfit(log: FillLog, tosses: int, upto_segment: int, colours: list[int]) -> 
     that is not linear in the fill level on the logit scale (``gamma_2 (h / 10)^2`` in both). Their
     scores ``sum dmu/dgamma (o - mu)`` at the fitted curve, per game, less the part the fit absorbed,
     against their per-game variance: Hotelling's F with 2 and ``games - 2`` degrees of freedom
-    (``sequential.robust_p_value``)."""
-    from companion.fairness.sequential import MIN_GAMES, quadratic_form, robust_p_value
-
+    (``score_sums.robust_p_value``)."""
     fitted = fit(log, upto_segment, colours)
     if fitted is None:
         return None

@@ -57,7 +57,15 @@ from scipy import special, stats
 from companion import COLOURS
 from companion.fairness.fill_level import FillFit, FillLog, fill_log, fill_scores, load_matters
 from companion.fairness.moments import robust_rates
-from companion.fairness.score_sums import GameSums, PreparedLog, ScoreSums, colour_scores
+from companion.fairness.score_sums import (
+    MIN_GAMES,
+    GameSums,
+    PreparedLog,
+    ScoreSums,
+    colour_scores,
+    quadratic_form,
+    robust_p_value,
+)
 from companion.fairness.shifted import shifted_variances
 from companion.fairness.two_rate import Counts, RateFit
 
@@ -74,10 +82,6 @@ STAGES: dict[str, tuple[str, ...]] = {"new_pieces": ("p_new", "both"), "held_pie
 SHARE_OUTSIDE = (len(COLOURS) - 1) / len(COLOURS)
 #: Looks considered when promising a toss count (240 * 1.5**30 is far beyond any table).
 MAX_LOOKS = 30
-#: A look with fewer games than this tests nothing (its share of the budget goes unspent): a variance
-#: estimated from a handful of games has tails no small-sample reference tames (the error-rate study
-#: saw most false alarms at 5-game looks before this rule).
-MIN_GAMES = 20
 
 
 def look_points(up_to: int) -> list[int]:
@@ -311,30 +315,6 @@ def _round(scores: ScoreSums, alpha: float) -> dict[str, ColourScore]:
         direction, rates = _describe(z) if flagged else (None, None)
         results[colour] = ColourScore(float(statistic), df, p_value, z[0], z[1], flagged, direction, rates)
     return results
-
-
-def robust_p_value(statistic: float, df: int, games: int) -> float:
-    """The p-value of a cluster-robust score statistic over ``games`` clusters.
-
-    The robust variance is itself estimated from ``games`` per-game sums, so the statistic has
-    heavier tails than chi-square when games are few; Hotelling's small-sample reference
-    ``F(df, games - df)`` after scaling by ``(games - df) / (df (games - 1))`` accounts for it (and
-    tends to the chi-square as games grow).
-    """
-    scaled = statistic * (games - df) / (df * (games - 1))
-    return float(stats.f.sf(scaled, df, games - df))
-
-
-def quadratic_form(score: npt.NDArray[np.float64], variance: npt.NDArray[np.float64]) -> tuple[float, int]:
-    """``U' V^+ U`` and the rank of ``V`` (directions with no variance carry no test)."""
-    if not np.isfinite(variance).all():
-        return 0.0, 0
-    values, vectors = np.linalg.eigh(variance)
-    keep = values > 1e-9 * max(float(values.max()), 1e-300)
-    if not keep.any():
-        return 0.0, 0
-    projected = vectors[:, keep].T @ score
-    return float(np.sum(projected**2 / values[keep])), int(keep.sum())
 
 
 def _shift_z(
