@@ -9,8 +9,11 @@ later runs skip this) with game-shaped tosses of the study tower (``companion.fa
 them (every map ``json.dumps`` of the 12 colours, drop times as a JSON list). Then, in a fresh child
 process per repeat, it times one full report: read the log, every statistic, the HTML page with its
 plots, and the CSV and JSON forms — after one untimed report, as in a running dashboard (a cold
-``keshi tower report`` pays about half a second more for first-use fonts and imports). The child's
-peak resident memory (``ru_maxrss``) is the report's memory, the interpreter and libraries included.
+``keshi tower report`` pays about half a second more for first-use fonts and imports). It times
+the report twice: read from the parsed-log cache the untimed report left (``load_cache``: what the
+dashboard does once a log has been read; with tosses stored since, those are parsed too), and read
+from scratch. The child's peak resident memory (``ru_maxrss``, over both) is the report's memory,
+the interpreter and libraries included; the load average is printed beside it.
 
 The child runs on one core (``taskset -c 0``; ``--cores all`` lifts it): the target holds for a Pi
 whose other cores are busy, so a free second core must not help (numpy and SciPy's threads included).
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -98,32 +102,46 @@ def instance_with(cache: Path, tosses: int) -> Path:
 
 
 def one_report(instance: Path) -> None:
-    """Child process: time one full report and print the phases and peak memory as JSON."""
+    """Child process: time one full report from the parsed-log cache and one from scratch, and print
+    their phases and the peak memory as JSON."""
+    import shutil
+
     import companion.fairness.plots  # noqa: F401  (imports are not the report's work: load them first)
+    from companion.fairness import load_cache
+    from companion.fairness.kept_word import MEMO
     from companion.fairness.load import load_tosses
     from companion.fairness.render import render
     from companion.fairness.report import build_report
 
     with open_instance_store(instance) as store:
         # one untimed report first, as a running dashboard has made one before: first-use costs
-        # (matplotlib's fonts, SciPy's lazy imports, SQLite's cache) are not the report's
+        # (matplotlib's fonts, SciPy's lazy imports, SQLite's cache) are not the report's; it leaves
+        # the parsed log in the cache, as the dashboard's previous read would have
         render(build_report(load_tosses(store)), "html")
-        cpu0 = time.process_time()
-        t0 = time.perf_counter()
-        data = load_tosses(store)
-        t1 = time.perf_counter()
-        report = build_report(data)
-        t2 = time.perf_counter()
-        render(report, "html")
-        t3 = time.perf_counter()
-        render(report, "csv")
-        render(report, "json")
-        t4 = time.perf_counter()
-        cpu = time.process_time() - cpu0
+        result: dict[str, object] = {}
+        for case in ("cached", "cold"):
+            if case == "cold":  # no parsed log kept: every row read and parsed (and the cache written)
+                shutil.rmtree(instance / load_cache.FOLDER, ignore_errors=True)
+            MEMO.clear()  # every check judged afresh
+            data = report = None  # the previous case's log and report go first, as between reads
+            cpu0 = time.process_time()
+            t0 = time.perf_counter()
+            data = load_tosses(store)
+            t1 = time.perf_counter()
+            report = build_report(data)
+            t2 = time.perf_counter()
+            render(report, "html")
+            t3 = time.perf_counter()
+            render(report, "csv")
+            render(report, "json")
+            t4 = time.perf_counter()
+            cpu = time.process_time() - cpu0
+            result[case] = {"load": t1 - t0, "statistics": t2 - t1, "html": t3 - t2, "csv+json": t4 - t3,
+                            "full": t3 - t0, "cpu": cpu}
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"tosses": data.n_tosses, "verdict": report.verdict, "load": t1 - t0,
-                      "statistics": t2 - t1, "html": t3 - t2, "csv+json": t4 - t3, "full": t3 - t0, "cpu": cpu,
-                      "peak_mb": peak_mb}))
+    assert data is not None and report is not None
+    print(json.dumps({"tosses": data.n_tosses, "verdict": report.verdict, **result, "peak_mb": peak_mb,
+                      "load_average": os.getloadavg()[0]}))
 
 
 def main() -> None:
@@ -148,19 +166,26 @@ def main() -> None:
             child = subprocess.run([*pin, sys.executable, __file__, "--child", str(instance)],
                                    check=True, capture_output=True, text=True)
             runs.append(json.loads(child.stdout.strip().splitlines()[-1]))
-        for phase in ("load", "statistics", "html", "csv+json", "full", "cpu"):
-            values = [r[phase] for r in runs]
-            print(f"  {phase:<11} median {statistics.median(values):6.2f} s   best {min(values):6.2f} s")
+        for case, what in (("cached", "from the parsed-log cache (the dashboard's case)"),
+                           ("cold", "from scratch (no cache: the first read, or after a correction)")):
+            print(f"  {what}:")
+            for phase in ("load", "statistics", "html", "csv+json", "full", "cpu"):
+                values = [r[case][phase] for r in runs]
+                print(f"    {phase:<11} median {statistics.median(values):6.2f} s   best {min(values):6.2f} s")
         peak = max(r["peak_mb"] for r in runs)
-        full = statistics.median(r["full"] for r in runs)
+        loads = [r["load_average"] for r in runs]
+        print(f"  peak memory {peak:.0f} MB; load average {min(loads):.1f}-{max(loads):.1f}; "
+              f"verdict: {runs[0]['verdict']}")
         seconds, megabytes = TARGETS.get(tosses, (None, None))
-        print(f"  peak memory {peak:.0f} MB; verdict: {runs[0]['verdict']}")
         if seconds is not None:
-            ok = full <= seconds and (megabytes is None or peak <= megabytes)
-            failed |= not ok
-            limit = f"<= {seconds:.0f} s" + (f", <= {megabytes:.0f} MB" if megabytes else "")
-            print(f"  target {limit}: {'met' if ok else 'MISSED'} (full = read + statistics + HTML, wall clock; "
-                  "cpu = processor time of all phases, less sensitive to a busy machine)")
+            for case in ("cached", "cold"):
+                full = statistics.median(r[case]["full"] for r in runs)
+                ok = full <= seconds and (megabytes is None or peak <= megabytes)
+                failed |= case == "cached" and not ok
+                limit = f"<= {seconds:.0f} s" + (f", <= {megabytes:.0f} MB" if megabytes else "")
+                print(f"  target {limit}, {case}: {'met' if ok else 'MISSED'} ({full:.2f} s; full = read + "
+                      "statistics + HTML, wall clock; cpu = processor time of all phases, less sensitive to a "
+                      "busy machine)")
     sys.exit(1 if failed else 0)
 
 

@@ -76,10 +76,14 @@ Floats = npt.NDArray[np.floating[Any]]
 def change_alarms(
     held: Counts, tossed: Counts, out: Counts,
     game: npt.NDArray[np.int64], rates: Sequence[tuple[float, float]],
+    curves: Sequence[tuple[float, float, float] | None] | None = None,
 ) -> list[ChangeAlarm]:
     """The first alarm of each colour and direction over a layer's ``(tosses, 12)`` grids (``game``
     codes each toss's game); ``rates[j]`` are the pooled (p_new, p_held) of the tosses up to look
-    ``j`` (``sequential.look_points``), one pair per look reached.
+    ``j`` (``sequential.look_points``), one pair per look reached; ``curves[j]``, when given, the
+    fill-level curve ``(a_new, a_held, beta)`` fitted there (``fill_level``): a toss is then judged
+    at the rates of its own fill level (a tower that grips harder when fuller releases far less late
+    in a game, and constant rates would weigh those tosses wrongly).
 
     **Read after read, the same alarms.** Each toss is judged with what was known at the latest
     look before it (``basis``): the rates and the over-dispersion of the tosses up to that look
@@ -104,6 +108,16 @@ def change_alarms(
     known = np.array(rates[: looks.size], dtype=np.float64)
     p_new = known[basis, 0].astype(np.float32)[:, None]
     p_held = known[basis, 1].astype(np.float32)[:, None]
+    if curves is not None and all(curve is not None for curve in curves[: looks.size]):
+        theta = np.array(curves[: looks.size], dtype=np.float64)[basis]
+        level = held.sum(axis=1, dtype=np.float64)
+        # kept within [SHIFT, 1 - SHIFT]: the walk's Gaussian steps stand for a binomial only while its
+        # rate is not near 0 or 1 (one piece falling where the curve expects one in a million would
+        # otherwise be a jump no level holds; a clogged tower read so raised alarms in every session)
+        p_new, p_held = (
+            np.clip(1.0 / (1.0 + np.exp(-(theta[:, k] + theta[:, 2] * level))), SHIFT, 1 - SHIFT).astype(
+                np.float32)[:, None] for k in (0, 1)
+        )
     new_var, held_var = p_new * (1 - p_new), p_held * (1 - p_held)
     # the toss's totals over colours (the residual and variance are linear in the counts, so from
     # the row sums: one pass over each grid instead of one per colour)

@@ -30,7 +30,8 @@ import warnings
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,7 @@ import numpy.typing as npt
 
 from companion import COLOURS
 from companion.errors import KeshiError
+from companion.fairness import load_cache
 from companion.fairness.two_rate import Counts
 from companion.i18n import Msg, colour_name, render_words
 from companion.store import Store
@@ -188,25 +190,40 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
 
     Never fails on a stored toss's content: tosses that cannot be reconciled are in ``set_aside``.
     Memory stays bounded: the arrays are allocated once for the whole selection and filled page by
-    page, so only one page of text is alive at a time besides them.
+    page, so only one page of text is alive at a time besides them. A selection of at least
+    ``load_cache.MIN_ROWS`` tosses is kept parsed beside the database (``load_cache``), and a later
+    read parses only the rows stored since (from scratch when a correction changed an earlier one).
     """
     where, params = toss_filter(tower, since)
     # a toss nobody counted (no camera count, no correction by the table) says nothing about release
     where += _COUNTED
     with _snapshot(store) as snapshot:  # the count and every page see the same tosses, whatever is stored meanwhile
-        # how many tosses (counting the drop times too, with SQLite's replace, took longer than the
-        # statistics: their array is sized from the first page instead)
-        result = _Filling(int(snapshot.query("SELECT count(*) FROM tosses" + where, params)[0][0]))
-        where += " AND id > ?"
+        path = load_cache.cache_path(Path(str(store.path)), where, params)
+        found = load_cache.stored(path)
+        state = load_cache.log_state(snapshot, where, params, 0 if found is None else found[0].last_id)
+        cached = load_cache.matching(found, state)
+        result = _Filling(state.rows if cached is None else state.rows - cached.rows + cached.tosses)
+        if cached is not None and not result.restore(cached):
+            cached, result = None, _Filling(state.rows)
+        after = 0 if cached is None else cached.last_id
         ids: dict[object, object] = {}  # one string object per game/session id, shared by its tosses
-        for after, joined in _joined_pages(snapshot, where, params):
+        read = 0
+        for start, joined in _joined_pages(snapshot, where + " AND id > ?", params, after):
             page = _parse_joined(joined, ids)
             row_ids = np.array(str(joined[1]).split(","), dtype=np.int64)
             if page is None or not (np.diff(row_ids) > 0).all():  # anything unusual: row by row
-                rows = snapshot.query(_ROW_QUERY + where + " ORDER BY id LIMIT ?", [*params, after, PAGE_ROWS])
+                rows = snapshot.query(_ROW_QUERY + where + " AND id > ? ORDER BY id LIMIT ?",
+                                      [*params, start, PAGE_ROWS])
                 page = _parse_page(rows, ids)
             result.add(page)
-    return result.finish()
+            read += int(str(joined[0]))
+        data = result.finish()
+        if path is not None and data.n_tosses >= load_cache.MIN_ROWS and (
+                cached is None or read >= load_cache.REWRITE_ROWS):
+            arrays = {name: getattr(data, name) for name in result.arrays}
+            aside = [{f.name: getattr(s, f.name) for f in fields(SetAside)} for s in data.set_aside]
+            load_cache.write(path, state, arrays, np.diff(data.drop_offsets), data.drop_times_ms, aside)
+    return data
 
 
 class _Snapshot:
@@ -243,7 +260,7 @@ def _snapshot(store: Store) -> Iterator[_Snapshot | Store]:
 
 
 def _joined_pages(
-    store: _Snapshot | Store, where: str, params: Sequence[object]
+    store: _Snapshot | Store, where: str, params: Sequence[object], after: int = 0
 ) -> Iterator[tuple[int, Sequence[object]]]:
     """Each page of the selection as (the row id it starts after, its joined texts), in order; the
     next page is fetched in a helper thread while the caller works on this one (SQLite releases the
@@ -252,7 +269,6 @@ def _joined_pages(
         return tuple(store.query(_PAGE_QUERY.format(where=where), [*params, after, PAGE_ROWS])[0])
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="fairness-read") as reader:
-        after = 0
         pending = reader.submit(fetch, after)
         while True:
             joined = pending.result()
@@ -287,6 +303,21 @@ class _Filling:
         self.drops_used = 0
         self.set_aside: list[SetAside] = []
 
+    def restore(self, cached: load_cache.CachedLog) -> bool:
+        """Fill the first rows from a matching cache (False: its file no longer reads)."""
+        drops = load_cache.restore(cached, self.arrays)
+        if drops is None:
+            return False
+        self.used = cached.tosses
+        self.drop_counts[: self.used] = drops["drop_counts"]
+        per_toss = cached.drops / max(cached.tosses, 1)
+        self.drop_times = np.empty(int(1.03 * per_toss * self.total) + cached.drops + 1, dtype=np.float32)
+        self.drop_times[: cached.drops] = drops["drop_times"]
+        self.drops_used = cached.drops
+        for entry in load_cache.set_aside_of(cached):
+            self.set_aside.append(SetAside(**entry))
+        return True
+
     def add(self, page: TossData) -> None:
         """Copy one page's tosses in after the ones already there."""
         end = self.used + page.n_tosses
@@ -296,8 +327,9 @@ class _Filling:
         self.used = end
         drops_end = self.drops_used + page.drop_times_ms.shape[0]
         if drops_end > self.drop_times.shape[0]:
-            # first page: room for the whole selection at this page's drops per toss, with 3 % to
-            # spare; a later page beyond that grows it by a quarter at least (a few copies at most)
+            # first page (a cache sized it when it filled the first rows): room for the whole
+            # selection at this page's drops per toss, with 3 % to spare; a later page beyond that
+            # grows it by a quarter at least (a few copies at most)
             per_toss = page.drop_times_ms.shape[0] / max(page.n_tosses, 1)
             room = int(1.03 * per_toss * self.total) + 1 if self.drops_used == 0 else int(1.25 * drops_end)
             grown = np.empty(max(room, drops_end), dtype=np.float32)

@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from companion import COLOURS
 from companion.fairness.change import ChangeAlarm, change_alarms
+from companion.fairness.fill_level import FillEffect, FillLog, fill_effect, fill_log, load_matters
 from companion.fairness.kept_word import kept_stages
 from companion.fairness.score_sums import PreparedLog, solve_rates
 from companion.fairness.sequential import SequentialTests, look_points, prepare, robust_fits, sequential_tests
@@ -27,6 +28,8 @@ class LayerMonitor:
     alarms: list[ChangeAlarm]
     pooled: tuple[RateFit, RateFit]
     colours: list[tuple[RateFit, RateFit]]
+    #: How the tower's fill level moves release, and whether the fill-level model describes it.
+    fill: FillEffect
 
     @property
     def flagged(self) -> dict[str, str]:
@@ -47,12 +50,27 @@ def monitor_layer(
 ) -> LayerMonitor:
     """Test, monitor and fit one layer's ``(tosses, 12)`` grids; ``game`` codes each toss's game."""
     prepared = prepare(held, tossed, out, game)
-    tests = sequential_tests(held, tossed, out, game, family, prepared=prepared)
-    kept = kept_stages(prepared, family, tossed, game)
+    fill = fill_log(held, tossed, out, game, look_points(prepared.tosses))
+    tests = sequential_tests(held, tossed, out, game, family, prepared=prepared, fill=fill)
+    looks = look_points(prepared.tosses)
+    curves = look_curves(fill, len(looks))
+    kept = kept_stages(prepared, family, tossed, game, curves)
     tests = replace(tests, power=replace(tests.power, stages=kept))
     pooled, colours = robust_fits(prepared)
-    alarms = change_alarms(held, tossed, out, game, look_rates(prepared))
-    return LayerMonitor(tests, alarms, pooled, colours)
+    alarms = change_alarms(held, tossed, out, game, look_rates(prepared), curves)
+    return LayerMonitor(tests, alarms, pooled, colours, fill_effect(fill, looks))
+
+
+def look_curves(fill: FillLog, looks: int) -> list[tuple[float, float, float] | None]:
+    """The fill-level curve ``(a_new, a_held, beta)`` of the tosses up to each look reached (None:
+    none, or its slope not clearly off 0: constant rates serve), for the power's replay and the change
+    monitor (as ``look_rates``: only what was known at each look)."""
+    curves: list[tuple[float, float, float] | None] = []
+    for j in range(looks):
+        fitted = load_matters(fill, j, list(range(fill.held.shape[1])))
+        curves.append(None if fitted is None else (float(fitted.theta[0]), float(fitted.theta[1]),
+                                                   float(fitted.theta[2])))
+    return curves
 
 
 def look_rates(prepared: PreparedLog) -> list[tuple[float, float]]:

@@ -15,6 +15,10 @@ change the product makes to a stored toss). A new toss or correction makes the n
 afresh; opening the page again is instant. One report is
 computed at a time: a second request waits, then usually finds the first one's answer cached.
 
+Each check of the verdict is judged once (``kept_word.CheckMemo``): the server keeps the checks'
+answers its children brought back (``_checks``, a few hundred bytes each) and hands them to the next
+child, so a report read after every game judges only the checks it has not seen before.
+
 Rendering: the dashboard page is the template Flask's ``render_template`` renders, through an
 environment with Flask's settings for it (autoescaped, lenient undefined); the template uses only
 the context given here, so the page is the same text either way (``tests/fairness/test_offload.py``).
@@ -45,6 +49,8 @@ CACHE_SIZE = 4
 
 _lock = threading.Lock()  # one report child at a time; guards the cache
 _cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+#: The checks' answers the children brought back (``kept_word.CheckMemo.entries``), for the next child.
+_checks: list[tuple[bytes, Any]] = []
 
 
 def report_text(store: Store, filters: dict[str, str | None], since: float | None, fmt: str, locale: str,
@@ -63,8 +69,9 @@ def report_text(store: Store, filters: dict[str, str | None], since: float | Non
             _cache.move_to_end(key)
             return cached
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as child:
-            text = child.submit(compute, str(store.path), filters, since, fmt, locale, dashboard,
-                                language_names).result()
+            text, checks = child.submit(compute, str(store.path), filters, since, fmt, locale, dashboard,
+                                        language_names, _checks).result()
+        _checks[:] = checks
         _cache[key] = text
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
@@ -89,20 +96,24 @@ class _StoreFile:
 
 
 def compute(db_path: str, filters: dict[str, str | None], since: float | None, fmt: str, locale: str,
-            dashboard: dict[str, Any] | None, language_names: dict[str, str] | None) -> str:
-    """In the child: load the tosses, build the report and render it (see ``report_text``)."""
+            dashboard: dict[str, Any] | None, language_names: dict[str, str] | None,
+            checks: list[tuple[bytes, Any]] | None = None) -> tuple[str, list[tuple[bytes, Any]]]:
+    """In the child: load the tosses, build the report and render it (see ``report_text``); returns
+    the text and the checks' answers known afterwards (``checks``: those known before)."""
+    from companion.fairness.kept_word import MEMO
     from companion.fairness.load import load_tosses, narrow
     from companion.fairness.render import render
     from companion.fairness.report import build_report
 
+    MEMO.update(checks or [])
     with use_locale(locale):
         try:
             data = load_tosses(cast(Store, _StoreFile(db_path)), tower=filters["tower"], since=since)
             data = narrow(data, layer=filters["layer"], game=filters["game"], session=filters["session"])
             report = build_report(data, scope=filters)
-            if fmt == PAGE:
-                return render_page(report, locale, dashboard, language_names or {})
-            return render(report, fmt)
+            text = (render_page(report, locale, dashboard, language_names or {}) if fmt == PAGE
+                    else render(report, fmt))
+            return text, MEMO.entries()
         except KeshiError as exc:  # as the root class: the parent need not import the report's modules
             raise KeshiError(*exc.args) from None
 

@@ -28,6 +28,7 @@ from companion import COLOURS
 from companion.fairness.change import ChangeAlarm
 from companion.fairness.colour_tests import ColourTests, RateEstimate, first_pass_counts, robust_tests
 from companion.fairness.drops import DropStats, drop_stats
+from companion.fairness.fill_level import FillEffect
 from companion.fairness.layer_comparison import LayerComparison, compare_layers
 from companion.fairness.load import SetAside, TossData, narrow
 from companion.fairness.monitor import monitor_layer
@@ -54,6 +55,8 @@ class LayerReport:
     power: SequentialPower
     sequential: SequentialTests
     changes: list[ChangeAlarm]
+    #: The tower's load effect (logit shift per piece held) and whether the fill-level model fits.
+    fill: FillEffect
 
 
 @dataclass(frozen=True)
@@ -191,6 +194,7 @@ def _layer_dict(layer: LayerReport) -> dict[str, Any]:
         "power": asdict(layer.power),
         "sequential": _sequential_dict(layer.sequential),
         "changes": [asdict(alarm) for alarm in layer.changes],
+        "fill_level": asdict(layer.fill),
     }
 
 
@@ -291,7 +295,7 @@ def _layer_report(
     model = _fit(pooled, monitor.pooled)
     colour_models = {c: _fit(per_colour[i], monitor.colours[i]) for i, c in enumerate(COLOURS)}
     return LayerReport(name, part.n_tosses, tests, model, colour_models, monitor.tests.power, monitor.tests,
-                       monitor.alarms)
+                       monitor.alarms, monitor.fill)
 
 
 def _fit(cells: Cells, rates: tuple[RateFit, RateFit]) -> TwoRateFit:

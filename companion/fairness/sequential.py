@@ -52,11 +52,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
+from scipy import special, stats
 
 from companion import COLOURS
+from companion.fairness.fill_level import FillFit, FillLog, fill_log, fill_scores, load_matters
 from companion.fairness.moments import robust_rates
-from companion.fairness.score_sums import GameSums, PreparedLog, colour_scores
+from companion.fairness.score_sums import (
+    MIN_GAMES,
+    GameSums,
+    PreparedLog,
+    ScoreSums,
+    colour_scores,
+    quadratic_form,
+    robust_p_value,
+)
 from companion.fairness.shifted import shifted_variances
 from companion.fairness.two_rate import Counts, RateFit
 
@@ -73,10 +82,6 @@ STAGES: dict[str, tuple[str, ...]] = {"new_pieces": ("p_new", "both"), "held_pie
 SHARE_OUTSIDE = (len(COLOURS) - 1) / len(COLOURS)
 #: Looks considered when promising a toss count (240 * 1.5**30 is far beyond any table).
 MAX_LOOKS = 30
-#: A look with fewer games than this tests nothing (its share of the budget goes unspent): a variance
-#: estimated from a handful of games has tails no small-sample reference tames (the error-rate study
-#: saw most false alarms at 5-game looks before this rule).
-MIN_GAMES = 20
 
 
 def look_points(up_to: int) -> list[int]:
@@ -224,19 +229,35 @@ def prepare(
 def sequential_tests(
     held: Counts, tossed: Counts, out: Counts,
     game: npt.NDArray[np.int64], family: int = len(COLOURS), prepared: PreparedLog | None = None,
+    fill: FillLog | None = None,
 ) -> SequentialTests:
     """Run every look reached by this layer's ``(tosses, 12)`` grids; ``game`` codes each toss's game
-    (``prepared``: the same grids already summed by ``prepare``)."""
+    (``prepared``: the same grids already summed by ``prepare``; ``fill``: prepared by
+    ``fill_level.fill_log``). Each colour is tested against the fill-level curve (``fill_level``)."""
     prepared = prepared or prepare(held, tossed, out, game)
+    points = look_points(prepared.tosses)
+    fill = fill or fill_log(held, tossed, out, game, points)
     looks = []
     flagged_at: dict[str, int] = {}
-    for j, tosses in enumerate(look_points(prepared.tosses)):
-        look = evaluate_look(GameSums.of(prepared, j), tosses, look_alpha(j, family))
+    colours = list(range(held.shape[1])) if held.ndim == 2 else []
+    for j, tosses in enumerate(points):
+        curve = load_matters(fill, j, colours) if colours else None
+
+        def scorer(excluded: frozenset[int], j: int = j, tosses: int = tosses,
+                   curve: FillFit | None = curve) -> ScoreSums | None:
+            return fill_scores(fill, tosses, j, excluded, curve)
+
+        # the fill-level curve where the tower's fill clearly moves its release, else constant rates
+        look = evaluate_look(GameSums.of(prepared, j), tosses, look_alpha(j, family),
+                             None if curve is None else scorer)
         looks.append(look)
         for colour, score in look.colours.items():
             if score.flagged and colour not in flagged_at:
                 flagged_at[colour] = tosses
-    power = sequential_power(prepared, family, tossed, game)
+    whole = load_matters(fill, len(points), colours) if colours else None
+    power = sequential_power(prepared, family, tossed, game,
+                             None if whole is None else (float(whole.theta[0]), float(whole.theta[1]),
+                                                         float(whole.theta[2])))
     return SequentialTests(prepared.tosses, family, looks, flagged_at, look_at(len(looks)), power)
 
 
@@ -248,8 +269,11 @@ def _pooled(sums: GameSums, excluded: frozenset[int] = frozenset()) -> tuple[flo
     return p_new, 0.5 if p_held is None else p_held
 
 
-def evaluate_look(sums: GameSums, tosses: int, alpha: float) -> Look:
-    """Every colour's robust score test on the sums of a look's tosses, at level ``alpha`` each.
+def evaluate_look(sums: GameSums, tosses: int, alpha: float,
+                  scorer: Callable[[frozenset[int]], ScoreSums | None] | None = None) -> Look:
+    """Every colour's robust score test on the sums of a look's tosses, at level ``alpha`` each
+    (``scorer``: the colours' scores against a reference without the colours it is given, when not
+    the constant two-rate one of ``colour_scores``; the report's is the fill-level one).
 
     Step-down reference: one stray colour pulls the pooled rates towards itself, so with enough
     tosses every other colour would look different too. The most significant flagged colour leaves
@@ -262,7 +286,10 @@ def evaluate_look(sums: GameSums, tosses: int, alpha: float) -> Look:
         pooled = _pooled(sums, excluded)
         if pooled is None:
             return Look(tosses, alpha, None, None, {})
-        results = _round(sums, alpha, pooled, excluded)
+        scores = colour_scores(sums, *pooled, excluded=excluded) if scorer is None else scorer(excluded)
+        if scores is None:
+            return Look(tosses, alpha, pooled[0], pooled[1], {})
+        results = _round(scores, alpha)
         candidates = [c for c, colour in enumerate(COLOURS) if colour in results and results[colour].flagged
                       and c not in excluded]
         if not candidates or len(excluded) >= len(COLOURS) - 2:
@@ -270,11 +297,8 @@ def evaluate_look(sums: GameSums, tosses: int, alpha: float) -> Look:
         excluded = excluded | {min(candidates, key=lambda c: results[COLOURS[c]].p_value)}
 
 
-def _round(
-    sums: GameSums, alpha: float, pooled: tuple[float, float], excluded: frozenset[int]
-) -> dict[str, ColourScore]:
-    """One round of the step-down: every colour against the reference's pooled rates."""
-    scores = colour_scores(sums, *pooled, excluded=excluded)
+def _round(scores: ScoreSums, alpha: float) -> dict[str, ColourScore]:
+    """One round of the step-down: every colour's score against the reference, tested at ``alpha``."""
     score, variance = scores.score, scores.variance
     results = {}
     for c, colour in enumerate(COLOURS):
@@ -291,30 +315,6 @@ def _round(
         direction, rates = _describe(z) if flagged else (None, None)
         results[colour] = ColourScore(float(statistic), df, p_value, z[0], z[1], flagged, direction, rates)
     return results
-
-
-def robust_p_value(statistic: float, df: int, games: int) -> float:
-    """The p-value of a cluster-robust score statistic over ``games`` clusters.
-
-    The robust variance is itself estimated from ``games`` per-game sums, so the statistic has
-    heavier tails than chi-square when games are few; Hotelling's small-sample reference
-    ``F(df, games - df)`` after scaling by ``(games - df) / (df (games - 1))`` accounts for it (and
-    tends to the chi-square as games grow).
-    """
-    scaled = statistic * (games - df) / (df * (games - 1))
-    return float(stats.f.sf(scaled, df, games - df))
-
-
-def quadratic_form(score: npt.NDArray[np.float64], variance: npt.NDArray[np.float64]) -> tuple[float, int]:
-    """``U' V^+ U`` and the rank of ``V`` (directions with no variance carry no test)."""
-    if not np.isfinite(variance).all():
-        return 0.0, 0
-    values, vectors = np.linalg.eigh(variance)
-    keep = values > 1e-9 * max(float(values.max()), 1e-300)
-    if not keep.any():
-        return 0.0, 0
-    projected = vectors[:, keep].T @ score
-    return float(np.sum(projected**2 / values[keep])), int(keep.sum())
 
 
 def _shift_z(
@@ -353,10 +353,12 @@ def _describe(z: list[float | None]) -> tuple[str, str]:
 
 
 def sequential_power(
-    prepared: PreparedLog, family: int, tossed: Counts, game: npt.NDArray[np.int64]
+    prepared: PreparedLog, family: int, tossed: Counts, game: npt.NDArray[np.int64],
+    curve: tuple[float, float, float] | None = None,
 ) -> SequentialPower:
     """Power now (at the latest look reached) and the first look where it reaches the target
-    (``tossed`` and ``game``: the layer's pieces tossed in and game codes, replayed under each shift)."""
+    (``tossed`` and ``game``: the layer's pieces tossed in and game codes, replayed under each shift;
+    ``curve``: the tower's fill-level curve on these tosses, ``fill_level``, replayed when given)."""
     tosses = prepared.tosses
     sums = GameSums.of(prepared)
     pooled = _pooled(sums) if tosses else None
@@ -365,20 +367,28 @@ def sequential_power(
         return SequentialPower(TARGET_BIAS, TARGET_POWER, 0.0, dict.fromkeys(BIAS_KINDS, 0.0), False, None, None,
                                stages=unknown)
     scores = colour_scores(sums, *pooled)
-    shifts = _shifts(*pooled)
+    # along a fill-level curve the replay itself keeps each toss's shifted rates within [0, 1]
+    shifts = _shifts(*pooled) if curve is None else _shifts(1.0, 1.0)
     # the inverse of a variance estimated from G games overshoots by (G - 1) / (G - 4) on average
     # (inverse Wishart, 2 dimensions): without this, a short log promises too few tosses
     unbiased = max(scores.games - 4, 0) / max(scores.games - 1, 1)
     # the robust variance a shifted colour would show, replayed on the table's own games (a fair
     # log's variance is far too small for a colour whose held pieces pile up: see ``shifted``)
-    shifted = shifted_variances(tossed, game, *pooled, shifts)
+    shifted = shifted_variances(tossed, game, *pooled, shifts, curve)
+
+    def moved(kind: str, c: int, information: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """How far the shift moves colour ``c``'s score (the fit absorbs its share of it): as replayed
+        along the fill-level curve, else ``information @ shift``."""
+        expected = shifted[kind].expected
+        return (information[c] @ shifts[kind] if expected is None else expected[c]) * SHARE_OUTSIDE
+
     lambdas = {
         kind: np.array([
-            min(unbiased * _noncentrality(shifted[kind][0][c], shifted[kind][1][c], shift),
-                _noncentrality(scores.information[c], scores.model_variance[c], shift))
+            min(unbiased * _noncentrality(moved(kind, c, shifted[kind].information), shifted[kind].variance[c]),
+                _noncentrality(moved(kind, c, scores.information), scores.model_variance[c]))
             for c in range(len(COLOURS))
         ])
-        for kind, shift in shifts.items()
+        for kind in shifts
     }
 
     def power_at(look: int, kind: str) -> float:
@@ -387,8 +397,15 @@ def sequential_power(
         if games < MIN_GAMES:
             return 0.0
         df = 2
-        critical = stats.f.isf(look_alpha(look, family), df, games - df)
-        values = stats.ncf.sf(critical, df, games - df, np.maximum(lambdas[kind], 1e-12) * growth)
+        # F's upper quantile and the non-central F's tail from SciPy's special functions: the same
+        # numbers as ``stats.f.isf`` and ``stats.ncf.sf``, without their per-call overhead (the power
+        # is asked at every look ahead for every kind, and at every check by ``kept_word``)
+        critical = (games - df) / df * (1 / special.betaincinv((games - df) / 2, df / 2, look_alpha(look, family)) - 1)
+        shifted = np.maximum(lambdas[kind], 1e-12) * growth
+        values = 1 - special.ncfdtr(df, games - df, shifted, critical)
+        lost = np.isnan(values)  # its series gives up for some large non-centralities: SciPy's own way there
+        if lost.any():
+            values[lost] = stats.ncf.sf(critical, df, games - df, shifted[lost])
         return float(np.mean(values))
 
     reached = len(look_points(tosses))
@@ -432,11 +449,8 @@ def _shifts(p_new: float, p_held: float) -> dict[str, npt.NDArray[np.float64]]:
     return {"p_new": np.array([d_new, 0.0]), "p_held": np.array([0.0, d_held]), "both": np.array([d_new, d_held])}
 
 
-def _noncentrality(
-    information: npt.NDArray[np.float64], variance: npt.NDArray[np.float64], shift: npt.NDArray[np.float64]
-) -> float:
-    """Non-centrality of the score test for a colour whose rates are off by ``shift``."""
-    expected = information @ shift * SHARE_OUTSIDE
+def _noncentrality(expected: npt.NDArray[np.float64], variance: npt.NDArray[np.float64]) -> float:
+    """Non-centrality of the score test for a colour whose score is moved by ``expected`` on average."""
     statistic, df = quadratic_form(expected, variance)
     return statistic if df else 0.0
 

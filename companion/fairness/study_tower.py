@@ -12,7 +12,13 @@ an outside audit plays it:
   piece in it: one shared uniform draw decides each piece (a piece falls when the draw is below its
   own release probability), so pieces stick or fall together while each piece keeps its own rate.
 * **A load-dependent tower** (``load_effect``): a new piece falls with ``p_new - load_effect * held``,
-  where ``held`` is the number of pieces (any colour) in the tower at the toss's start.
+  where ``held`` is the number of pieces (any colour) in the tower at the toss's start; or
+  (``load_logit``) both rates move by ``load_logit`` on the logit scale per piece held (the audit's
+  tower: -0.08, and -0.15 for a clogging one).
+* **Colour preferences** (``preferences``): each session draws colour weights from a symmetric
+  Dirichlet with this concentration, and each season every player throws the colours behind the
+  screen in a weighted random order (a favoured colour tends to go in early in a season, when the
+  tower holds fewer pieces). 0: every order equally likely.
 * **Biases and dents**: one colour per session (chosen by the caller) gets ``new_shift`` added to its
   ``p_new`` and ``held_shift`` to its ``p_held`` from toss ``shift_from`` on (0: from the start).
 
@@ -46,6 +52,8 @@ class StudyTower:
     shift_from: int = 0
     cohesion: float = 0.0
     load_effect: float = 0.0
+    load_logit: float = 0.0
+    preferences: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,8 @@ def play(
     max_players = max(PLAYER_COUNTS)
     seated = np.zeros((sessions, max_players, 1), dtype=bool)
     ranks = np.zeros((sessions, max_players, colours), dtype=np.int64)
+    weights = (rng.dirichlet(np.full(colours, tower.preferences), size=sessions)[:, None, :]
+               if tower.preferences > 0 else None)
     for t in range(tosses):
         in_game = t % TOSSES_PER_GAME
         if in_game == 0:
@@ -87,19 +97,29 @@ def play(
             seated = (np.arange(max_players)[None, :] < players[:, None])[:, :, None]
         round_in_season = in_game % ROUNDS_PER_SEASON
         if round_in_season == 0:  # a new season: every player takes one keshi of each colour again
-            ranks = rng.random((sessions, max_players, colours)).argsort(axis=2).argsort(axis=2)
+            if weights is not None:  # a weighted order (Plackett-Luce): exponential keys over the weights
+                keys = rng.exponential(size=(sessions, max_players, colours)) / weights
+            else:
+                keys = rng.random((sessions, max_players, colours))
+            ranks = keys.argsort(axis=2).argsort(axis=2)
         chosen = (ranks // KESHIS_PER_ROUND == round_in_season) & seated
         tossed = chosen.sum(axis=1)
         shift = one_hot if t >= tower.shift_from else 0.0
         load = held.sum(axis=1, keepdims=True)
-        p_new = np.clip(tower.p_new - tower.load_effect * load + tower.new_shift * shift, 0.0, 1.0)
-        p_held = np.clip(tower.p_held + tower.held_shift * shift, 0.0, 1.0) * np.ones_like(p_new)
+        grip = tower.load_logit * load
+        p_new = np.clip(_shifted(tower.p_new, grip) - tower.load_effect * load + tower.new_shift * shift, 0.0, 1.0)
+        p_held = np.clip(_shifted(tower.p_held, grip) + tower.held_shift * shift, 0.0, 1.0) * np.ones_like(p_new)
         released = _release(held, tossed, p_held, p_new, tower.cohesion, rng)
         pieces_in[:, t] = tossed
         pieces_out[:, t] = released
         held_before[:, t] = held
         held = held + tossed - released
     return StudyGrids(pieces_in, pieces_out, held_before)
+
+
+def _shifted(p: float, logit_shift: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``p`` moved by ``logit_shift`` on the logit scale."""
+    return np.asarray(1.0 / (1.0 + (1.0 - p) / p * np.exp(-logit_shift)))
 
 
 def _release(

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from companion.fairness.change import ALPHA_CHANGE, ChangeAlarm, describe_say
+from companion.fairness.fill_level import FillEffect
 from companion.fairness.sequential import (
     ALPHA_TESTS,
     FIRST_LOOK,
@@ -84,6 +85,9 @@ class LayerResult(Protocol):
     @property
     def changes(self) -> list[ChangeAlarm]: ...
 
+    @property
+    def fill(self) -> FillEffect: ...
+
 
 @dataclass(frozen=True)
 class StageVerdict:
@@ -136,8 +140,11 @@ def verdict(tosses: int, layers: Mapping[str, LayerResult]) -> Verdict:
     stages = {name: _stage(name, kinds, layers, flagged[name]) for name, kinds in STAGES.items()}
     sentences = " ".join(s.sentence for s in stages.values())
 
+    tower = tuple(sentence for name, layer in layers.items() for sentence in fill_sentences(name, layer.fill))
+
     def decided(outcome: str, headline: str, *detail: Msg) -> Verdict:
-        return Verdict(outcome, headline, english(detail), stages, detail)
+        said = (*detail, *tower)
+        return Verdict(outcome, headline, english(said), stages, said)
 
     if tosses == 0:
         return decided(NOT_ENOUGH, "Not enough data yet: no tosses recorded.", Msg("No tosses recorded yet."))
@@ -164,6 +171,39 @@ def verdict(tosses: int, layers: Mapping[str, LayerResult]) -> Verdict:
             "No colour differs; a colour {points} points stickier (in new pieces, held pieces or both) would have "
             "been caught with at least 80 % probability on {layers}.", points=POINTS, layers=_and(powered)))
     return decided(NOT_ENOUGH, sentences, *(_power_sentence(name, layer.power) for name, layer in layers.items()))
+
+
+#: The fill level the load effect is described at ("... with 10 keshis inside").
+FILL_EXAMPLE = 10
+
+
+def fill_sentences(layer: str, fill: FillEffect) -> tuple[Msg, ...]:
+    """How the layer's fill level moves release, as a property of the tower, and whether the
+    fill-level model describes it (``fill_level``); nothing before there is an interval."""
+    said: list[Msg] = []
+    if fill.beta is not None and fill.interval is not None:
+        low, high = fill.interval
+        if low <= 0 <= high:
+            said.append(Msg("{layer}: how full the tower is makes no clear difference to how often keshis fall out.",
+                            layer=layer))
+        else:
+            cases = ((0, fill.beta), (FILL_EXAMPLE, fill.beta), (FILL_EXAMPLE, low), (FILL_EXAMPLE, high))
+            empty, full, *ends = (round(100 * (fill.new_rate_at(pieces, beta) or 0.0)) for pieces, beta in cases)
+            values = {"layer": layer, "empty": empty, "full": full, "pieces": FILL_EXAMPLE, "low": min(ends),
+                      "high": max(ends)}
+            said.append(Msg(
+                "{layer}: the tower holds on harder the fuller it is: a tossed-in keshi falls out about {empty} % of "
+                "the time in an empty tower and about {full} % with {pieces} keshis inside (likely range {low} to "
+                "{high} %). The colour tests allow for this.", **values) if fill.beta < 0 else Msg(
+                "{layer}: the tower lets go more easily the fuller it is: a tossed-in keshi falls out about {empty} % "
+                "of the time in an empty tower and about {full} % with {pieces} keshis inside (likely range {low} to "
+                "{high} %). The colour tests allow for this.", **values))
+    if fill.misfit_at is not None:
+        said.append(Msg(
+            "{layer}: this tower's release does not follow a steady pattern in how full it is (seen at the check "
+            "after {tosses} tosses), so its colour results are less certain than they read.",
+            layer=layer, tosses=fill.misfit_at))
+    return tuple(said)
 
 
 def _word(words: Mapping[str, Msg], key: str | None) -> Msg | str:

@@ -64,3 +64,24 @@ def test_no_colour_bias_detected_is_not_taken_back() -> None:
     assert any(said), "the first question is answered within these games"
     first = said.index(True)
     assert all(said[first:])
+
+
+def test_each_check_is_judged_once_across_reads(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Read after every game, a log still waiting for its answers judges only the checks it has not
+    judged before (before the memo every read judged every earlier check again), and says the same."""
+    from companion.fairness import kept_word
+
+    grids = one_session(play(StudyTower(p_new=0.78, p_held=0.5), 1, 960, np.random.default_rng(1)))
+    judged: list[int] = []
+    real = kept_word.sequential_power
+
+    def counting(prepared, *args):  # type: ignore[no-untyped-def]
+        judged.append(prepared.tosses)
+        return real(prepared, *args)
+
+    monkeypatch.setattr(kept_word, "MEMO", kept_word.CheckMemo())
+    monkeypatch.setattr(kept_word, "sequential_power", counting)
+    said = [read(grids, tosses).tests.power.stages for tosses in range(480, 961, 96)]
+    assert sorted(judged) == sorted(set(judged)), "no check judged twice"
+    monkeypatch.setattr(kept_word, "MEMO", kept_word.CheckMemo())
+    assert said[-1] == read(grids, 960).tests.power.stages, "a fresh memo says the same"

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from companion.fairness.change import ChangeAlarm
+from companion.fairness.fill_level import FillEffect
 from companion.fairness.montecarlo import simulate_sessions
 from companion.fairness.render import render
 from companion.fairness.report import BIAS, NO_BIAS, NOT_ENOUGH, build_report
@@ -45,6 +46,7 @@ class Layer:
     power: SequentialPower
     sequential: SequentialTests
     changes: list[ChangeAlarm] = field(default_factory=list)
+    fill: FillEffect = field(default_factory=lambda: FillEffect(None, None, None, None, None, None))
 
 
 def layer(new: float, held: float, flag_rates: str | None = None) -> Layer:
