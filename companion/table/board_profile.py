@@ -204,29 +204,37 @@ class BoardProfile:
     @staticmethod
     def _check(edition: str, new: Mapping[str, Any], current: Mapping[str, Any]) -> None:
         """Refuse the first bad value of ``new`` (merged over ``current``), naming it; count the rest."""
-        problems: list[str | Msg] = [*sabika.problems(new, current)] if edition == sabika.EDITION else []
-        for key, value in new.items() if edition != sabika.EDITION else ():
-            try:
-                problem = check_value(key, value)
-            except UnknownKey as exc:
-                problem = str(exc)
-            if problem:
-                problems.append(problem)
-        merged = {**rulebook_values(edition), **current, **new}
-        ring: dict[Any, str] = {}
-        for key in sorted(k for k in merged if k.startswith("square.position.")):
-            position = merged[key]
-            if position in ring and (key in new or ring[position] in new):
-                problems.append(Msg("Main square: ring position {position} cannot hold both the {first} and the "
-                                    "{second} space", position=position, first=_space(ring[position]),
-                                    second=_space(key)))
-            ring.setdefault(position, key)
+        problems: list[str | Msg] = (list(sabika.problems(new, current)) if edition == sabika.EDITION
+                                     else _marrakesh_problems(edition, new, current))
         if problems:
             rest = len(problems) - 1
             if not rest:
                 raise ProfileError(problems[0])
             raise ProfileError(Msg("{problem} (and 1 more problem)", problem=problems[0]) if rest == 1 else
                                Msg("{problem} (and {rest} more problems)", problem=problems[0], rest=rest))
+
+
+def _marrakesh_problems(edition: str, new: Mapping[str, Any], current: Mapping[str, Any]) -> list[str | Msg]:
+    """What is wrong with Marrakesh values ``new`` (merged over ``current``): each value against its key's
+    catalogue entry, then two main-square spaces on one ring position."""
+    problems: list[str | Msg] = []
+    for key, value in new.items():
+        try:
+            problem = check_value(key, value)
+        except UnknownKey as exc:
+            problem = str(exc)
+        if problem:
+            problems.append(problem)
+    merged = {**rulebook_values(edition), **current, **new}
+    ring: dict[Any, str] = {}
+    for key in sorted(k for k in merged if k.startswith("square.position.")):
+        position = merged[key]
+        if position in ring and (key in new or ring[position] in new):
+            problems.append(Msg("Main square: ring position {position} cannot hold both the {first} and the "
+                                "{second} space", position=position, first=_space(ring[position]),
+                                second=_space(key)))
+        ring.setdefault(position, key)
+    return problems
 
 
 # -- the games' hooks (called by ``companion.table.service``) ---------------------------------------

@@ -117,8 +117,7 @@ def refused(exc: KeshiError) -> ResponseReturnValue:
         status = 409
     else:
         status = 422 if isinstance(exc, VisionError) else 400
-    if isinstance(exc, PieceNotFound):  # the one a table meets: a colour's photo taken without its keshi
-        words = Msg("No {colour} keshi was found in its photo: put one on the tray and take that photo again",
-                    colour=colour_name(exc.colour))
-        return jsonify(error=str(words), kind=type(exc).__name__), status
-    return jsonify(error=without_rule_refs(str(exc)), kind=type(exc).__name__), status
+    # the one a table meets, in its words: a colour's photo taken without its keshi; other texts as made
+    words = (Msg("No {colour} keshi was found in its photo: put one on the tray and take that photo again",
+                 colour=colour_name(exc.colour)) if isinstance(exc, PieceNotFound) else without_rule_refs(str(exc)))
+    return jsonify(error=str(words), kind=type(exc).__name__), status
