@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +57,20 @@ def watch_console(page: Page) -> list[str]:
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     return problems
+
+
+@contextmanager
+def board_page(browser: Browser, viewport: ViewportSize, base: str) -> Iterator[tuple[Page, list[str]]]:
+    """A new browser context at ``viewport`` showing the Board page of ``base``, with the problems its console
+    and responses report (``watch_console``); closed when the block ends."""
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = context.new_page()
+        problems = watch_console(page)
+        page.goto(base + "/profile")
+        yield page, problems
+    finally:
+        context.close()
 
 
 def installable(page: Page, base: str) -> None:
@@ -236,12 +252,8 @@ def asks(key: str) -> Any:
 
 def test_a_question_is_answered_with_steppers_and_the_profile_screen_feeds_the_next_game(
         browser: Browser, live_server: LiveServer) -> None:
-    context = browser.new_context(viewport=PHONE)
-    try:
-        page = context.new_page()
-        problems = watch_console(page)
-        base = live_server.url
-        page.goto(base + "/profile")
+    base = live_server.url
+    with board_page(browser, PHONE, base) as (page, problems):
         game_id = new_game(page, base)
         page.goto(f"{base}/games/{game_id}")
         expect(page.locator("#who-line")).to_have_text("Shared device")  # chosen through the API: the server keeps it
@@ -281,8 +293,6 @@ def test_a_question_is_answered_with_steppers_and_the_profile_screen_feeds_the_n
         assert view["state"]["profile"]["provision.9.points"] == 3
         assert view["state"]["profile"]["provision.9.demand"] == {"water": 1, "dates": 1}
         assert problems == []
-    finally:
-        context.close()
 
 
 def fill_through_the_api(page: Page, base: str) -> int:
@@ -303,12 +313,8 @@ def fill_through_the_api(page: Page, base: str) -> int:
 
 def test_a_table_that_filled_the_board_page_is_asked_nothing_during_its_game(
         browser: Browser, live_server: LiveServer) -> None:
-    context = browser.new_context(viewport=LAPTOP)
-    try:
-        page = context.new_page()
-        problems = watch_console(page)
-        base = live_server.url
-        page.goto(base + "/profile")
+    base = live_server.url
+    with board_page(browser, LAPTOP, base) as (page, problems):
         known, listed = progress(page, base)
         assert listed > 200  # every tile and board space a game can ask, not only the boards' own
         # the river on the page: one tap per space, the next space is listed once one is set, up to the jetty
@@ -347,5 +353,3 @@ def test_a_table_that_filled_the_board_page_is_asked_nothing_during_its_game(
                 view = table.act(game_id, first_action(view), view["version"])
         assert view["finished"] and asked == []
         assert problems == []
-    finally:
-        context.close()
