@@ -26,11 +26,16 @@ TABLE_WIDE: list[tuple[str, str, Any]] = [
     ("PUT", "/api/board-profile/essential/values/provision.9.demand", {"value": 3}),
     ("DELETE", "/api/board-profile/essential/values/provision.9.demand", None),
     ("POST", "/api/board-profile/import", {"edition": "essential", "values": {}}),
+    ("PUT", "/api/board-profile/sabika/values/rondel.small.outer.size", {"value": 8}),
+    ("DELETE", "/api/board-profile/sabika/values/rondel.small.outer.size", None),
+    ("PUT", "/api/table-profile/morocco/values/overflow.market_tile", {"value": 1}),
+    ("DELETE", "/api/table-profile/morocco/values/overflow.market_tile", None),
     ("POST", "/api/games", {"players": [{"name": "Eve"}, {"name": "Mal"}]}),
     ("POST", "/api/games/import", None),
 ]
 #: What anyone may look at.
-OPEN = ["/", "/tower", "/fairness/", "/profile", "/api/board-profile", "/api/games", "/api/calibration"]
+OPEN = ["/", "/tower", "/fairness/", "/profile", "/api/board-profile", "/api/board-profile?edition=sabika",
+        "/api/table-profile/morocco", "/api/games", "/api/calibration"]
 
 
 @pytest.fixture(scope="module")
@@ -39,9 +44,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def snapshot(client: RawClient) -> tuple[Any, ...]:
-    """What the table-wide routes could change: the tower, the games, the board profile, the calibration."""
+    """What the table-wide routes could change: the tower, the games, the board profiles (Marrakesh's, Sabika's,
+    Morocco's), the calibration."""
     return (client.send("GET", "/healthz").json().get("tower"), client.send("GET", "/api/games").json(),
-            client.send("GET", "/api/board-profile").json(), client.send("GET", "/api/calibration").json())
+            client.send("GET", "/api/board-profile").json(),
+            client.send("GET", "/api/board-profile?edition=sabika").json(),
+            client.send("GET", "/api/table-profile/morocco").json(), client.send("GET", "/api/calibration").json())
 
 
 def test_a_stranger_is_refused_every_table_wide_route_and_changes_nothing(server: LiveServer) -> None:
