@@ -145,8 +145,10 @@ def with_follow_ups(game: Game, legal: list[dict[str, Any]], names: list[str]) -
 
 
 def _fork(game: Game) -> Game:
-    """A copy of ``game`` to try an action on (the log is shared read-only: it is only appended to)."""
-    return copy.deepcopy(game, memo={id(game.log): list(game.log)})
+    """A copy of ``game`` to try an action on. The log is shared read-only (it is only appended to), and
+    the board profile is copied one level deep: its values are only ever replaced, never changed in
+    place, and a filled Board page makes a deep copy of it most of a preview's cost."""
+    return copy.deepcopy(game, memo={id(game.log): list(game.log), id(game.s.profile): dict(game.s.profile)})
 
 
 def undo_view(live: LiveGame) -> dict[str, Any]:
