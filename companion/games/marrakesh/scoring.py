@@ -169,10 +169,10 @@ def reveal_provision(g: Game, eff: Effect) -> None:
     """Reveal one more face-down provision tile (the player's choice), due from the next season."""
     p = g.p(eff["p"])
     hidden = [t for t in p.provisions if t not in p.revealed_provisions]
-    if not hidden:
+    if 0 in p.provisions and len(p.revealed_provisions) < len(p.provisions):
+        tile = revealed_provision(g, eff["p"])  # table draws: tiles not entered; the table names the one turned up
+    elif not hidden:
         return
-    if 0 in hidden:  # table draws: the tiles were not entered; the table names the one turned up
-        tile = revealed_provision(g, eff["p"])
     else:
         tile = g.pick(eff, eff["p"], Msg("Reveal which provision tile for the next season?"), hidden)
     p.revealed_provisions.append(tile)
