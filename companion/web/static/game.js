@@ -161,6 +161,12 @@
     }
     if (typeof option !== "string") { return String(option); }
     if (ORDER.indexOf(option) >= 0) { return Keshi.word("colour", option); }
+    const gate = /^gate:(\d+):(.+)$/.exec(option);  // a city gate bought from a workshop (counted from the left)
+    if (gate) {
+      const n = Number(gate[1]) + 1;
+      return gate[2] === "?" ? t("workshop {n}: the gate you take (the table names its colour)", {n: n}) :
+        t("workshop {n}: {colour}", {n: n, colour: Keshi.word("colour", gate[2])});
+    }
     const plain = option.replace(/_/g, " ");
     for (let i = 0; i < OPTION_CONTEXTS.length; i += 1) {
       const found = Keshi.word(OPTION_CONTEXTS[i], plain);
