@@ -18,7 +18,7 @@ decision, in player words with options to tap, at the moment a move first depend
 The table's answer is kept in ``GameState.drawn`` under the decision's key (like a printed value
 in the profile, but for this game only), so a handler that needs several reads them all before it
 changes anything and simply runs again after each answer. A game whose setup has every draw entered
-(``"asked"`` absent, as in every log written before this module) never reaches this code.
+(``"asked"`` absent, as in every log written before this module) is never asked anything here.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 STAIRCASE_SIDES: tuple[str, ...] = ("A", "B")
 OFFICE_SIDES: tuple[str, ...] = ("base", "new")
-#: The displays asked before the first toss, with the effect that turns up one tile of each.
+#: The setup draws (displays) the table names before the first toss when it left them out.
 FIRST_TOSS_DRAWS: tuple[str, ...] = ("scroll_display", "luxury_display", "desert_towns", "river_oases")
 
 
