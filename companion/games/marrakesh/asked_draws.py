@@ -46,8 +46,20 @@ def asked(g: Game, draw: str) -> bool:
     return draw in g.s.setup.get("asked", ())
 
 
-def table_draw(g: Game, key: str, prompt: Msg, options: list[Any]) -> Any:
-    """The tile, colour or side the table named for ``key``, or pause and ask it (a ``draw`` decision).
+#: Why an answer outside a draw's options is refused, by what is drawn (the refusal names it).
+RULES: dict[str, Msg] = {
+    "tile": Msg("each tile lies on the table only once, and the ones already named are taken"),
+    "office": Msg("each exchange office is in play for one season only"),
+    "gate": Msg("the bag holds 32 city gates, 2 or 3 of each colour, and the gates already named are taken"),
+    "storage": Msg("the storage-track keshis come from one bag with one keshi of each of 8 colours"),
+    "provision": Msg("each provision tile belongs to one player, and the ones already named are taken"),
+    "choice": Msg("these are the only ways it can lie"),
+}
+
+
+def table_draw(g: Game, key: str, prompt: Msg, options: list[Any], rule: str) -> Any:
+    """The tile, colour or side the table named for ``key``, or pause and ask it (a ``draw`` decision
+    that names ``RULES[rule]`` when it refuses an answer).
 
     A single possible answer is taken at once. The answer is kept in ``GameState.drawn``.
     """
@@ -56,7 +68,7 @@ def table_draw(g: Game, key: str, prompt: Msg, options: list[Any]) -> Any:
     if len(options) == 1:
         g.s.drawn[key] = options[0]
         return options[0]
-    raise NeedInput({**question(key, prompt, options), "kind": "draw", "kept": True})
+    raise NeedInput({**question(key, prompt, options), "kind": "draw", "kept": True, "rule": RULES[rule].to_json()})
 
 
 def first_toss_reveals(g: Game) -> list[Effect]:
@@ -83,7 +95,7 @@ def reveal_desert_town(g: Game, eff: Effect) -> None:
     number = table_draw(g, f"draw.desert_town.{eff['n']}",
                         Msg("Which desert town lies face up in the display ({n} of {size})?", n=eff["n"],
                             size=eff["of"]),
-                        [t for t in range(1, DESERT_TOWNS + 1) if t not in shown])
+                        [t for t in range(1, DESERT_TOWNS + 1) if t not in shown], "tile")
     shown.append(number)
 
 
@@ -95,7 +107,7 @@ def reveal_river_oasis(g: Game, eff: Effect) -> None:
     number = table_draw(g, f"draw.river_oasis.{eff['n']}",
                         Msg("River tile 02: which leftover oasis lies face up beside the board ({n} of 3)?",
                             n=eff["n"]),
-                        [n for n in range(1, count("oases") + 1) if n not in known])
+                        [n for n in range(1, count("oases") + 1) if n not in known], "tile")
     shown.append(number)
 
 
@@ -108,12 +120,12 @@ def exchange_office(g: Game) -> tuple[int, str]:
         named = {v for k, v in s.drawn.items() if k.startswith("draw.exchange_office.")} | set(s.exchange_offices)
         office = table_draw(g, f"draw.exchange_office.{season}",
                             Msg("Which exchange office is in play this season (season {season})?", season=season),
-                            [n for n in range(1, count("exchange_offices") + 1) if n not in named])
+                            [n for n in range(1, count("exchange_offices") + 1) if n not in named], "office")
     side = (s.setup.get("office_sides") or ["base"] * 3)[season - 1]
     if side == UNKNOWN:
         side = table_draw(g, f"draw.office_side.{season}",
                           Msg("Which side of exchange office #{office} is face up?", office=office),
-                          list(OFFICE_SIDES))
+                          list(OFFICE_SIDES), "choice")
     return office, side
 
 
@@ -127,7 +139,7 @@ def gate_colour(g: Game, player: int, workshop: int) -> str:
     return str(table_draw(g, f"draw.city_gate.{workshop + 1}.{taken}",
                           Msg("Which colour is the city gate {player} takes from workshop {n}?",
                               player=g.name(player), n=workshop + 1),
-                          [c for c, k in city_gates().items() if named.count(c) < k]))
+                          [c for c, k in city_gates().items() if named.count(c) < k], "gate"))
 
 
 @handler("storage_keshi")
@@ -140,7 +152,7 @@ def storage_keshi(g: Game, eff: Effect) -> None:
     taken = len(g.s.setup["storage_keshis"][player]) - len(p.storage_keshis) + 1
     colour = table_draw(g, f"draw.storage_keshi.{player + 1}.{taken}",
                         Msg("Which keshi does {player} take from the oasis storage track?", player=p.name),
-                        [c for c in STORAGE_KESHI_COLOURS if c not in named])
+                        [c for c in STORAGE_KESHI_COLOURS if c not in named], "storage")
     p.storage_keshis.remove(UNKNOWN)
     g.push({"k": "gain", "p": player, "colour": colour})
 
@@ -165,7 +177,7 @@ def name_provision(g: Game, eff: Effect) -> None:
         return
     tile = table_draw(g, f"draw.provision.{player + 1}.1",
                       Msg("Which provision tile did {player} turn face up at the start of the game?", player=p.name),
-                      provision_options(g, player))
+                      provision_options(g, player), "provision")
     _place_provision(p.provisions, tile)
     p.revealed_provisions[p.revealed_provisions.index(0)] = tile
 
@@ -175,7 +187,7 @@ def revealed_provision(g: Game, player: int) -> int:
     p = g.p(player)
     tile = int(table_draw(g, f"draw.provision.{player + 1}.{len(p.revealed_provisions) + 1}",
                           Msg("Which provision tile does {player} turn face up for the next season?", player=p.name),
-                          provision_options(g, player)))
+                          provision_options(g, player), "provision"))
     _place_provision(p.provisions, tile)
     return tile
 
@@ -192,7 +204,7 @@ def disc_orientation(g: Game, player: int) -> int:
         return p.disc_orientation
     return int(table_draw(g, f"draw.disc.{player + 1}",
                           Msg("{player}'s audience disc: at which ring position (0-7, clockwise from the top) "
-                              "does disc section 0 stand?", player=p.name), list(range(8))))
+                              "does disc section 0 stand?", player=p.name), list(range(8)), "choice"))
 
 
 def staircase_tile(g: Game, space: int) -> tuple[int, str]:
@@ -206,5 +218,5 @@ def staircase_tile(g: Game, space: int) -> tuple[int, str]:
                             Msg("Which staircase tile lies on bonus space {space} (counted from the bottom left), "
                                 "and which side is up?", space=space),
                             [f"{t}{side}" for t in range(1, STAIRCASE_TILES + 1) if t not in used
-                             for side in STAIRCASE_SIDES]))
+                             for side in STAIRCASE_SIDES], "tile"))
     return int(answer[:-1]), answer[-1]

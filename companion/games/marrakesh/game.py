@@ -637,6 +637,11 @@ class Game(EngineGame[GameState, PlayerState]):
                   and all(v in pending["options"] for v in a.value))
         else:
             ok = a.value in pending["options"]
+        if not ok and "rule" in pending:  # a setup draw named during play: says why the answer cannot be
+            raise IllegalAnswer(Msg("{value} is not a possible answer to '{prompt}': {rule}; possible answers: "
+                                    "{options}", value=answer_words(a.value), prompt=prompt_of(pending),
+                                    rule=Msg.from_json(pending["rule"]),
+                                    options=[answer_words(option) for option in pending["options"]]))
         if not ok:
             raise IllegalAnswer(Msg("{value} is not a possible answer to '{prompt}'; possible answers: {options}",
                                     value=answer_words(a.value), prompt=prompt_of(pending),

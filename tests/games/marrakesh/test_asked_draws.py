@@ -19,6 +19,7 @@ from companion.games.marrakesh.catalogue import river_tiles_by_season, scroll_ti
 from companion.games.marrakesh.expansion_setup import DESERT_TOWN_DISPLAY
 from companion.games.marrakesh.log import read_log
 from companion.games.marrakesh.simulate import RandomPlayer
+from companion.i18n import use_locale
 from companion.tower.model import SimulatedTower, TowerParams
 from tests.games.marrakesh.helpers import NAMES, run_effects, select_all
 
@@ -110,7 +111,7 @@ def test_the_exchange_office_and_its_side_are_asked_at_the_seasons_first_trade()
     run_effects(game, {"k": "office", "p": 0, "colour": "yellow"})
     assert game.pending is not None and game.pending["key"] == "draw.exchange_office.1"
     assert game.pending["options"] == [1, 2, 3, 4, 5, 6]
-    assert "not a possible answer" in refused_unchanged(game, 7)
+    assert "each exchange office is in play for one season only" in refused_unchanged(game, 7)
     game.apply(Answer("draw.exchange_office.1", 4))
     assert game.pending is not None and game.pending["key"] == "draw.office_side.1"
     assert game.pending["prompt"] == "Which side of exchange office #4 is face up?"
@@ -129,7 +130,7 @@ def test_a_gate_from_a_workshop_not_entered_is_named_when_taken() -> None:
     assert pending is not None and pending["key"] == "draw.city_gate.2.1" and pending["player"] is None
     assert pending["prompt"] == "Which colour is the city gate Jan takes from workshop 2?"
     assert "red" not in pending["options"] and "pink" in pending["options"]  # the bag has 3 red gates
-    refused_unchanged(game, "red")
+    assert "the bag holds 32 city gates, 2 or 3 of each colour" in refused_unchanged(game, "red")
     game.apply(Answer("draw.city_gate.2.1", "pink"))
     assert game.pending is not None and game.pending["kind"] == "choice" and game.pending["player"] == 1
     assert "pink gate" in game.pending["prompt"]
@@ -148,7 +149,13 @@ def test_a_storage_keshi_not_entered_is_named_when_handed_out() -> None:
     pending = game.pending
     assert pending is not None and pending["key"] == "draw.storage_keshi.2.1"
     assert pending["options"] == [c for c in STORAGE_KESHI_COLOURS if c != "pink"]  # one bag for all players
-    refused_unchanged(game, "pink")
+    before = game.to_dict()
+    with pytest.raises(IllegalAnswer) as refusal:
+        game.apply(Answer("draw.storage_keshi.2.1", "pink"))
+    assert game.to_dict() == before
+    assert "the storage-track keshis come from one bag with one keshi of each of 8 colours" in str(refusal.value)
+    with use_locale("de"):  # the rule in the reader's language
+        assert "aus einem Beutel mit je einem Keshi von 8 Farben" in str(refusal.value)
     game.apply(Answer("draw.storage_keshi.2.1", "green"))
     assert game.p(1).storage_keshis == ["?", "?"] and game.p(1).markers["green"] > 0
 
