@@ -14,6 +14,7 @@ from typing import Any
 
 from companion import COLOURS
 from companion.games.marrakesh import Game, SetupOptions, action_from_dict, action_to_dict
+from companion.games.marrakesh.catalogue import river_tiles_by_season
 from companion.games.marrakesh.expansion_setup import EXPANSION_NAMES
 from companion.games.marrakesh.log import read_log as engine_read_log
 from companion.games.marrakesh.log import write_log as engine_write_log
@@ -34,10 +35,13 @@ EDITION_NAMES: dict[str, str] = {"essential": "Essential Edition (2023)", "class
 
 def new_game(players: list[str], *, seed: int, start_player: int | None, tower_layer: str,
              draws: Mapping[str, Any] | None, profile: Mapping[str, Any] | None,
-             edition: str = "essential", expansions: tuple[int, ...] = ()) -> Game:
-    """``Game.new`` for the setup wizard's answers; raises the engine's ``SetupError`` naming a bad field."""
+             edition: str = "essential", expansions: tuple[int, ...] = (), table_draws: bool = False) -> Game:
+    """``Game.new`` for the setup wizard's answers; raises the engine's ``SetupError`` naming a bad field.
+
+    ``table_draws``: the table drew the setup itself; what it did not enter is asked during play.
+    """
     kwargs: dict[str, Any] = {"players": tuple(players), "seed": seed, "tower_layer": tower_layer,
-                              "edition": edition, "expansions": expansions}
+                              "edition": edition, "expansions": expansions, "table_draws": table_draws}
     if start_player is not None:
         kwargs["start_player"] = start_player
     if draws:
@@ -45,6 +49,11 @@ def new_game(players: list[str], *, seed: int, start_player: int | None, tower_l
     if profile:
         kwargs["profile"] = dict(profile)
     return Game.new(SetupOptions(**kwargs))
+
+
+def river_tile_choices() -> dict[int, list[int]]:
+    """Season -> the river tiles that may lie beside the river in it (the wizard's choices)."""
+    return river_tiles_by_season()
 
 
 #: The editions as messages (the same English as ``EDITION_NAMES``, in the reader's language).

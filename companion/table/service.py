@@ -239,7 +239,7 @@ class GameService:
     # -- creating --------------------------------------------------------------------------
     def create(self, form: dict[str, Any]) -> LiveGame:
         """A new game from the setup wizard's JSON: ``game`` (default Marrakesh), players, and for
-        Marrakesh edition, layer, seed, draws; for a table game ``options`` (its own fields)."""
+        Marrakesh edition, layer, seed, draws, table_draws; for a table game ``options`` (its own fields)."""
         kind = form.get("game", MARRAKESH)
         if kind != MARRAKESH:
             return self._create_table_game(str(kind), form)
@@ -264,10 +264,13 @@ class GameService:
             raise SetupInputError(Msg("start_player must be a whole number, not {value}", value=repr(start_player)))
         if not isinstance(draws, dict):
             raise SetupInputError(Msg("draws must be a JSON object"))
+        table_draws = form.get("table_draws", False)
+        if not isinstance(table_draws, bool):
+            raise SetupInputError(Msg("table_draws must be true or false, not {value}", value=repr(table_draws)))
         game = marrakesh_engine.new_game([p["name"] for p in seating], seed=seed, start_player=start_player,
                                tower_layer=layer, draws=draws,
                                profile=board_profile.starting_profile(self.store, edition, form.get("profile")),
-                               edition=edition, expansions=tuple(expansions))
+                               edition=edition, expansions=tuple(expansions), table_draws=table_draws)
         title = str(form.get("title") or " · ".join(p["name"] for p in seating))[:60]
         return self._insert(title, seating, game, [], "created")
 

@@ -56,7 +56,8 @@ def new_game() -> ResponseReturnValue:
     other game's own options."""
     editions = {key: str(name) for key, name in marrakesh_engine.EDITION_SAY.items()}
     return render_template("setup.html", palette=palette_for_templates(), editions=editions,
-                           expansions=expansion_lines(), games=kinds.wizard_games())
+                           expansions=expansion_lines(), games=kinds.wizard_games(),
+                           river_tiles=marrakesh_engine.river_tile_choices())
 
 
 @bp.get("/games/<game_id>")

@@ -390,7 +390,7 @@ def test_an_action_format_error_comes_back_in_german_and_changes_nothing(
     ({"draws": {"moon": 1}}, "unknown setup draws ['moon']; expected some of river_tiles, exchange_offices"),
     ({"expansions": [6]}, "unknown expansion 6; the expansions are 1 (staircase tiles), 2 (Imam & Sultan)"),
     ({"expansions": [1], "draws": {"staircase_tiles": [[1, "A"]]}}, "staircase_tiles must list 12 distinct"),
-    ({"table_draws": True}, "with table draws the table must enter: river_tiles, exchange_offices"),
+    ({"table_draws": True}, "with table draws the table must enter: river_tiles"),
     ({"edition": "chess"}, "unknown edition 'chess'; known: essential, classic"),
 ])
 def test_every_kind_of_setup_error_has_its_german(options: dict[str, Any], english: str) -> None:

@@ -80,3 +80,7 @@ def wooden_total(colour: str) -> int:
 def zero_counts() -> dict[str, int]:
     """A count of 0 for each of the 12 colours, in canonical order."""
     return {c: 0 for c in COLOURS}
+
+UNKNOWN = "?"
+"""Table draws: a colour or side the table has not named yet (a workshop's city gate, a storage-track
+keshi, an exchange office's side); ``asked_draws`` asks it when play first needs it."""

@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 
 from companion import COLOURS
 from companion.games.marrakesh.actions import Action
-from companion.games.marrakesh.board import GOODS, MARKER_COLOURS
+from companion.games.marrakesh.board import GOODS, MARKER_COLOURS, UNKNOWN
 from companion.games.marrakesh.effects import Effect, handler
 from companion.games.marrakesh.game import Game
 from companion.games.marrakesh.scoring import red_keshis
@@ -99,7 +99,8 @@ def _holdings(p: PlayerState) -> dict[str, int]:
     """Board keshis plus the wooden keshis standing on the supply board's storage track."""
     counts = board_keshis(p)
     for c in p.storage_keshis:
-        counts[c] += 1
+        if c != UNKNOWN:  # table draws: a keshi not named yet is still counted in the supply
+            counts[c] += 1
     return counts
 
 
@@ -141,11 +142,12 @@ class ClassicGame(Game):
             s.supply[c] = WOODEN_PER_COLOUR - len(s.players) - sum(p.storage_keshis.count(c) for p in s.players)
         for p in s.players:
             p.markers = {c: 0 for c in MARKER_COLOURS}  # empty sectors: no markers in Classic
+        asked = setup.get("asked", ())  # table draws: displays left out are turned up before the first toss
         for colour, stack in setup["scroll_stacks"].items():
             s.academy[colour] = _deal(stack[:ACADEMY_STACKS], stack[ACADEMY_STACKS:], ACADEMY_STACKS)
-            s.academy_open[colour] = [True] * ACADEMY_STACKS
+            s.academy_open[colour] = [True] * ACADEMY_STACKS if "scroll_display" not in asked else [False] * 3
         s.shops = _deal(setup["luxury_stack"][:SOUK_SHOPS], setup["luxury_stack"][SOUK_SHOPS:], SOUK_SHOPS)
-        s.shops_open = [True] * SOUK_SHOPS
+        s.shops_open = [True] * SOUK_SHOPS if "luxury_display" not in asked else [False] * SOUK_SHOPS
         s.stand_ins = [[] for _ in s.players]
         self._sync_displays(s)
         return s
@@ -212,9 +214,10 @@ class ClassicGame(Game):
                     self._settle_stand_ins(seat)
                 if tuple(p.storage_keshis) != storage:
                     moved = True
-                    for colour in storage:
+                    # a keshi not named yet (table draws) was never taken out of the supply
+                    for colour in (c for c in storage if c != UNKNOWN):
                         s.supply[colour] += 1
-                    for colour in p.storage_keshis:
+                    for colour in (c for c in p.storage_keshis if c != UNKNOWN):
                         s.supply[colour] -= 1
             if on_turn is not None and len(s.players[on_turn].water_vendors) > vendors:
                 s.fresh_vendors += s.players[on_turn].water_vendors[vendors:]

@@ -16,6 +16,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.games.marrakesh.board import UNKNOWN
 from companion.games.marrakesh.catalogue import count
 from companion.games.marrakesh.errors import SetupError
 from companion.games.marrakesh.setup_words import draw_name
@@ -59,33 +60,43 @@ def parse_expansions(value: Sequence[Any]) -> list[int]:
 
 
 def resolve_expansions(expansions: Sequence[Any], draws: Mapping[str, Any], setup: dict[str, Any],
-                       rng: random.Random, table_draws: bool) -> None:
-    """Add ``expansions`` and their draws (and river tile 02's oases) to the resolved ``setup``."""
+                       rng: random.Random, table_draws: bool, asked: list[str]) -> None:
+    """Add ``expansions`` and their draws (and river tile 02's oases) to the resolved ``setup``.
+
+    With ``table_draws`` a draw left out is added to ``asked`` with a placeholder (``asked_draws``).
+    """
     chosen = parse_expansions(expansions)
     setup["expansions"] = chosen
     for key, module in (("staircase_tiles", 1), ("office_sides", 3), ("desert_towns", 5)):
         _check(key not in draws or module in chosen, Msg("draw {draw} belongs to expansion {module}, which is not "
                                                          "chosen", draw=repr(key), module=module))
-        _check(not table_draws or module not in chosen or key in draws,
-               Msg("with table draws and expansion {module} the table must enter: {draw}", module=module,
-                   draw=draw_name(key)))
+        if table_draws and module in chosen and key not in draws:
+            asked.append(key)
     if 1 in chosen:
-        setup["staircase_tiles"] = _staircase_tiles(draws.get("staircase_tiles"), rng)
+        setup["staircase_tiles"] = ([[0, UNKNOWN]] * COVERED_SPACES if "staircase_tiles" in asked
+                                    else _staircase_tiles(draws.get("staircase_tiles"), rng))
     if 3 in chosen:
-        setup["office_sides"] = _office_sides(draws.get("office_sides"), rng)
+        setup["office_sides"] = [UNKNOWN] * 3 if "office_sides" in asked else _office_sides(draws.get("office_sides"),
+                                                                                             rng)
     if 5 in chosen:
         size = DESERT_TOWN_DISPLAY[len(setup["players"])]
         given = draws.get("desert_towns")
-        if given is None:
+        if "desert_towns" in asked:
+            given = [0] * size
+        elif given is None:
             given = rng.sample(range(1, DESERT_TOWNS + 1), size)
-        _check(isinstance(given, list) and len(given) == size and len(set(given)) == size
+        _check("desert_towns" in asked or isinstance(given, list) and len(given) == size and len(set(given)) == size
                and all(isinstance(t, int) and 1 <= t <= DESERT_TOWNS for t in given),
                Msg("{draw} must list {size} distinct towns 1-{last} for {players} players: {given}",
                    draw=draw_name("desert_towns"), size=size, last=DESERT_TOWNS, players=len(setup["players"]),
                    given=repr(given)))
         setup["desert_towns"] = list(given)
     if 2 in setup["river_tiles"]:
-        setup["river_oases"] = _river_oases(draws.get("river_oases"), setup, rng, table_draws)
+        if table_draws and "river_oases" not in draws:
+            asked.append("river_oases")
+            setup["river_oases"] = [0] * 3
+        else:
+            setup["river_oases"] = _river_oases(draws.get("river_oases"), setup, rng)
     else:
         _check("river_oases" not in draws, Msg("draw {draw} needs river tile 02 in season 1", draw=repr("river_oases")))
 
@@ -112,11 +123,9 @@ def _office_sides(given: Any, rng: random.Random) -> list[str]:
     return list(given)
 
 
-def _river_oases(given: Any, setup: dict[str, Any], rng: random.Random, table_draws: bool) -> list[int]:
+def _river_oases(given: Any, setup: dict[str, Any], rng: random.Random) -> list[int]:
     dealt = {n for tiles in setup["oases"] for n in tiles if n}
     if given is None:
-        _check(not table_draws, Msg("with table draws and river tile 02 the table must enter: {draw}",
-                                    draw=draw_name("river_oases")))
         return rng.sample([n for n in range(1, count("oases") + 1) if n not in dealt], 3)
     _check(isinstance(given, list) and len(given) == 3 and len(set(given)) == 3
            and all(isinstance(n, int) and 1 <= n <= count("oases") and n not in dealt for n in given),
@@ -129,5 +138,5 @@ def init_expansions(state: GameState, setup: dict[str, Any]) -> None:
     """Expansion state at the start: the figures on their start stairs, the displays beside the board."""
     if 2 in setup.get("expansions", ()):
         state.figures = {"sultan": {"holder": None, "step": None}, "imam": {"holder": None, "step": None}}
-    state.desert_town_display = list(setup.get("desert_towns", ()))
-    state.river_oases = list(setup.get("river_oases", ()))
+    state.desert_town_display = [t for t in setup.get("desert_towns", ()) if t]  # 0: asked before the first toss
+    state.river_oases = [n for n in setup.get("river_oases", ()) if n]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.games.marrakesh.asked_draws import staircase_tile
 from companion.games.marrakesh.board import RESOURCES
 from companion.games.marrakesh.effects import LINE_BONUS_KINDS, LINE_HOOKS, STEP_HOOKS, Effect, handler, segment_starts
 from companion.games.marrakesh.sectors import DONE, storage_bonus, storage_icon
@@ -44,7 +45,7 @@ def tiled_line(g: Game, ps: int, ms: int) -> list[str] | None:
                                      "and mosque segment {ms} show?", ps=ps, ms=ms), LINE_BONUS_KINDS, multi=True)
     faces = []
     for space in (k for k in spaces if k != "none"):
-        tile, side = g.s.setup["staircase_tiles"][space - 1]
+        tile, side = staircase_tile(g, space)  # table draws: named when a line over the space first scores
         face: str = g.value(f"stair_tile.{tile}.{side}",
                             Msg("Which bonus does staircase tile {tile} show on side {side}?", tile=tile, side=side),
                             LINE_BONUS_KINDS)

@@ -19,6 +19,7 @@ from companion.games.common.decisions import NeedInput, choice, prompt_of, quest
 from companion.games.common.game_base import TABLE, EngineGame
 from companion.games.marrakesh import desert_towns, expansions, scoring, scrolls, sectors, tiles  # noqa: F401 (handlers)
 from companion.games.marrakesh.actions import Action, Answer, Choose, Claim, Release, Select, UseAssistant
+from companion.games.marrakesh.asked_draws import first_toss_reveals
 from companion.games.marrakesh.board import ASSISTANT_SPACES, COLOUR_SECTOR, GOODS, LAP, ROUNDS, SEASONS, SECTORS
 from companion.games.marrakesh.effects import HANDLERS, Effect, room
 from companion.games.marrakesh.errors import (
@@ -233,6 +234,10 @@ class Game(EngineGame[GameState, PlayerState]):
         if s.phase == "select":
             if not all(p.has_selected for p in s.players):
                 return False
+            reveals = first_toss_reveals(self)  # table draws: displays left out at setup, named now
+            if reveals:
+                self.push(*reveals)
+                return True
             for p in s.players:
                 for c in p.selected:
                     s.tower_inside[c] += 1
@@ -320,6 +325,9 @@ class Game(EngineGame[GameState, PlayerState]):
         s.phase = "season_end"
         effects = tiles.timed_effects("end_of_season", [(i, s.players[i].scrolls) for i in s.order(s.season_player)])
         effects.append({"k": "river_eval"})
+        # table draws: the provision tile each player turned up at setup, when it was not entered
+        effects += [{"k": "name_provision", "p": i} for i in s.order(s.season_player)
+                    if 0 in s.players[i].revealed_provisions]
         effects += [{"k": "provisions", "p": i} for i in s.order(s.season_player)]
         if s.season < SEASONS:
             effects += [{"k": "reveal_provision", "p": i} for i in s.order(s.season_player)]
@@ -629,11 +637,18 @@ class Game(EngineGame[GameState, PlayerState]):
                   and all(v in pending["options"] for v in a.value))
         else:
             ok = a.value in pending["options"]
+        if not ok and "rule" in pending:  # a setup draw named during play: says why the answer cannot be
+            raise IllegalAnswer(Msg("{value} is not a possible answer to '{prompt}': {rule}; possible answers: "
+                                    "{options}", value=answer_words(a.value), prompt=prompt_of(pending),
+                                    rule=Msg.from_json(pending["rule"]),
+                                    options=[answer_words(option) for option in pending["options"]]))
         if not ok:
             raise IllegalAnswer(Msg("{value} is not a possible answer to '{prompt}'; possible answers: {options}",
                                     value=answer_words(a.value), prompt=prompt_of(pending),
                                     options=[answer_words(option) for option in pending["options"]]))
-        if pending["kind"] == "draw":  # a tile drawn at the table: this game's event, not a board value
+        if pending.get("kept"):  # a setup draw named during play (asked_draws): kept for this game
+            self.s.drawn[a.key] = a.value
+        elif pending["kind"] == "draw":  # a tile drawn at the table: this game's event, not a board value
             self._resume_with(a.value)
         else:
             self.s.profile[a.key] = a.value

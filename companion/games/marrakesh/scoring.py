@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion import COLOURS
 from companion.games.common.decisions import bundle_options
+from companion.games.marrakesh.asked_draws import revealed_provision
 from companion.games.marrakesh.board import GOODS, MARKER_COLOURS, RESOURCES, SECTOR_COLOUR
 from companion.games.marrakesh.costs import can_pay
 from companion.games.marrakesh.effects import Effect, handler, passed_rapids, river_space, room
@@ -168,9 +169,12 @@ def reveal_provision(g: Game, eff: Effect) -> None:
     """Reveal one more face-down provision tile (the player's choice), due from the next season."""
     p = g.p(eff["p"])
     hidden = [t for t in p.provisions if t not in p.revealed_provisions]
-    if not hidden:
+    if 0 in p.provisions and len(p.revealed_provisions) < len(p.provisions):
+        tile = revealed_provision(g, eff["p"])  # table draws: tiles not entered; the table names the one turned up
+    elif not hidden:
         return
-    tile = g.pick(eff, eff["p"], Msg("Reveal which provision tile for the next season?"), hidden)
+    else:
+        tile = g.pick(eff, eff["p"], Msg("Reveal which provision tile for the next season?"), hidden)
     p.revealed_provisions.append(tile)
 
 

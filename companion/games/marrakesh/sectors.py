@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.games.common.decisions import bundle_options
-from companion.games.marrakesh.board import GOODS, RESOURCES, SECTOR_COLOUR, SECTORS, SQUARE_BONUSES
+from companion.games.marrakesh.asked_draws import disc_orientation, exchange_office, gate_colour
+from companion.games.marrakesh.board import GOODS, RESOURCES, SECTOR_COLOUR, SECTORS, SQUARE_BONUSES, UNKNOWN
 from companion.games.marrakesh.catalogue import scroll_tier
 from companion.games.marrakesh.costs import affordable_goods, can_pay, luxury_options, scroll_price
 from companion.games.marrakesh.effects import Effect, gainable_colours, handler, room
@@ -103,7 +104,7 @@ def act_main_square(g: Game, eff: Effect) -> None:
     p = g.p(eff["p"])
     if not p.entertainers and not {29, 51} & set(p.scrolls):  # nothing to gain (river tile 16)
         return
-    p.disc_orientation = (p.disc_orientation + 1) % 8
+    p.disc_orientation = (disc_orientation(g, eff["p"]) + 1) % 8  # table draws: the disc's turn at setup
     again = 65 in p.scrolls and not eff.get("second")  # scroll 65: a second action may follow
     g.push({"k": "square_pick", "p": eff["p"]}, {"k": "square_end", "p": eff["p"], "again": again})
 
@@ -114,7 +115,7 @@ def spectators(g: Game, player: int, space: str) -> int:
     position: int = g.value(f"square.position.{space}",
                             Msg("At which ring position (0-7, clockwise from the top) is the main-square "
                                 "{space} space?", space=square_name(space)), [k for k in range(8) if k not in taken])
-    section = (position - g.p(player).disc_orientation) % 8
+    section = (position - disc_orientation(g, player)) % 8
     side = "purple" if 4 in g.s.setup.get("expansions", ()) else "pink"  # expansion 4: the purple side
     count: int = g.value(f"disc.section.{section}" if side == "pink" else f"disc.purple.section.{section}",
                          Msg("How many spectators are on section {section} of the audience disc ({side} side)?",
@@ -180,16 +181,16 @@ def luxury_cost(g: Game, tile: int) -> dict[str, int]:
 @handler("office")
 def office(g: Game, eff: Effect) -> None:
     """Return 1 goods keshi, receive the active exchange office's resources for that colour."""
-    office_id = g.s.exchange_offices[0]
-    sides = g.s.setup.get("office_sides") or ["base"] * 3
-    side = sides[3 - len(g.s.exchange_offices)]
+    office_id, side = exchange_office(g)  # table draws: named at the season's first trade
     if side == "new":  # expansion 3: the dark-green reverse side (1 resource + a bonus, EN:L1428-1449)
+        g.s.exchange_offices[0] = office_id
         g.push({"k": "office_new", "p": eff["p"], "colour": eff["colour"], "office": office_id})
         return
     reward: dict[str, int] = g.value(f"office.{office_id}.{eff['colour']}",
                                      Msg("What does exchange office #{office} give for 1 {colour} keshi?",
                                          office=office_id, colour=colour_name(eff["colour"])),
                                      bundle_options())
+    g.s.exchange_offices[0] = office_id
     p = g.p(eff["p"])
     p.goods[eff["colour"]] -= 1
     for kind, n in reward.items():
@@ -336,6 +337,8 @@ def medina(g: Game, eff: Effect) -> None:
 def build_gate(g: Game, eff: Effect) -> None:
     """Pay, score, build on a free gate space, commit a guard, +2 on the matching space (EN:L1050-1070)."""
     player, index, colour = eff["p"], eff["workshop"], eff["colour"]
+    if colour == UNKNOWN:  # table draws: a workshop not entered; the table names the gate taken
+        colour = gate_colour(g, player, index)
     p = g.p(player)
     taken = {gate["space"] for gate in p.gates}
     space = g.pick(eff, player, Msg("Which city-gate space (1-8) gets the {colour} gate?", colour=colour_name(colour)),
@@ -346,7 +349,7 @@ def build_gate(g: Game, eff: Effect) -> None:
     price = 0 if eff.get("free") else max(0, price - (1 if 32 in p.scrolls else 0))  # desert town 12: free
     if not (22 in p.scrolls and index == 0 and price == 0):
         p.add_points("gates", pts)
-    g.s.workshops[index].remove(colour)
+    g.s.workshops[index].remove(eff["colour"])
     p.watchtower -= 1
     p.gates.append({"space": space, "colour": colour})
     if printed == colour:
@@ -431,6 +434,8 @@ def storage_icon(g: Game, player: int) -> str:
 def storage_bonus(p: PlayerState, player: int, icon: str) -> list[Effect]:
     """What covering a storage space with ``icon`` gives (EN:L1219-1233); takes its keshi off the track."""
     if icon == "keshi" and p.storage_keshis:
+        if p.storage_keshis[0] == UNKNOWN:  # table draws: the table names it when it is handed out
+            return [{"k": "storage_keshi", "p": player}]
         return [{"k": "gain", "p": player, "colour": p.storage_keshis.pop(0)}]
     if icon == "scroll":
         return [{"k": "free_yellow_scroll", "p": player}]

@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion import COLOURS
-from companion.games.marrakesh.board import MARKER_COLOURS, STORAGE_KESHI_COLOURS, storage_keshi_count, wooden_total
+from companion.games.marrakesh.board import (
+    MARKER_COLOURS,
+    STORAGE_KESHI_COLOURS,
+    UNKNOWN,
+    storage_keshi_count,
+    wooden_total,
+)
 from companion.games.marrakesh.catalogue import city_gates, count, river_tiles_by_season, scroll_tiers, shipped_values
 from companion.games.marrakesh.errors import SetupError
 from companion.games.marrakesh.expansion_setup import EXPANSION_DRAWS, init_expansions, resolve_expansions
@@ -41,12 +47,17 @@ class SetupOptions:
     expansions: Sequence[int] = ()
     """Expansion modules 1-5 in play (``expansion_setup.EXPANSIONS``); recorded in the setup line."""
     table_draws: bool = False
-    """True at a real table: every setup draw must be entered, oases stay unknown until discovered,
-    and each tile turned up later (display refills, scroll refreshes, oases) is asked of the table."""
+    """True at a real table: the river tiles must be entered; every other draw left out, the oases and
+    each tile turned up later (display refills, scroll refreshes) are asked of the table when play
+    needs them (``asked_draws``)."""
 
 
-#: Draws a real table must enter when ``table_draws`` is set (oases are asked when discovered).
-TABLE_DRAWS: tuple[str, ...] = tuple(k for k in DRAW_KEYS if k != "oases")
+#: Draws a real table must enter when ``table_draws`` is set: the river tiles lie face up beside the
+#: river from the start and decide the setup itself (river tile 02's leftover oases).
+TABLE_DRAWS: tuple[str, ...] = ("river_tiles",)
+#: Draws a real table may leave out: each is asked when play first needs it (``asked_draws``; oases are
+#: face down and asked when discovered, as always).
+ASKED_DRAWS: tuple[str, ...] = tuple(k for k in DRAW_KEYS if k not in (*TABLE_DRAWS, "oases"))
 
 
 def _check(condition: bool, message: Msg) -> None:
@@ -81,38 +92,71 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
         "table_draws": options.table_draws,
     }
     setup["river_tiles"] = _river_tiles(draws.get("river_tiles"), rng)
-    setup["exchange_offices"] = _distinct(draws.get("exchange_offices"), range(1, count("exchange_offices") + 1),
-                                          3, "exchange_offices", rng)
-    setup["workshops"] = _workshops(draws.get("workshops"), rng)
+    # table draws: whatever the table left out is named during play (asked_draws), a placeholder until then
+    asked = [k for k in ASKED_DRAWS if k not in draws] if options.table_draws else []
+    k = storage_keshi_count(n)
+    if "exchange_offices" in asked:
+        setup["exchange_offices"] = [0] * 3
+    else:
+        setup["exchange_offices"] = _distinct(draws.get("exchange_offices"),
+                                              range(1, count("exchange_offices") + 1), 3, "exchange_offices", rng)
+    setup["workshops"] = [[UNKNOWN] * 8 for _ in range(4)] if "workshops" in asked else _workshops(
+        draws.get("workshops"), rng)
     if options.table_draws and draws.get("oases") is None:
         setup["oases"] = [[0] * 6 for _ in range(n)]  # face down: asked when discovered
     else:
         setup["oases"] = _per_player(draws.get("oases"), range(1, count("oases") + 1), [6] * n, "oases", rng)
-    k = storage_keshi_count(n)
-    setup["storage_keshis"] = _per_player(draws.get("storage_keshis"), STORAGE_KESHI_COLOURS, [k] * n,
-                                          "storage_keshis", rng)
-    provisions = _per_player(draws.get("provisions"), range(1, count("provision_tiles") + 1), [3] * n,
-                             "provisions", rng)
+    if "storage_keshis" in asked:
+        setup["storage_keshis"] = [[UNKNOWN] * k for _ in range(n)]
+    else:
+        setup["storage_keshis"] = _per_player(draws.get("storage_keshis"), STORAGE_KESHI_COLOURS, [k] * n,
+                                              "storage_keshis", rng)
+    if "provisions" in asked:
+        provisions = [[0] * 3 for _ in range(n)]
+    else:
+        provisions = _per_player(draws.get("provisions"), range(1, count("provision_tiles") + 1), [3] * n,
+                                 "provisions", rng)
     setup["provisions"] = provisions
     first = draws.get("first_provisions")
-    if first is None:
+    if "first_provisions" in asked:
+        first = [0] * n
+    elif first is None:
         first = [rng.choice(tiles) for tiles in provisions]
-    _check(len(first) == n and all(t in tiles for t, tiles in zip(first, provisions, strict=False)),
+    _check("first_provisions" in asked or _first_provisions_fit(first, provisions),
            Msg("{draw} must name one of each player's own provision tiles: {first}",
                draw=draw_name("first_provisions"), first=str(first)))
+    if "provisions" in asked:  # the revealed tile is one of the player's 3; the other 2 are named later
+        for tiles, tile in zip(provisions, first, strict=True):
+            tiles[0] = tile
     setup["first_provisions"] = list(first)
     discs = draws.get("disc_orientation")
-    if discs is None:
+    if "disc_orientation" in asked:
+        discs = [-1] * n
+    elif discs is None:
         discs = [rng.randrange(8) for _ in range(n)]
-    _check(len(discs) == n and all(isinstance(d, int) and 0 <= d < 8 for d in discs),
-           Msg("{draw} must give each player a section 0-7: {discs}", draw=draw_name("disc_orientation"),
-               discs=str(discs)))
+    else:
+        _check(isinstance(discs, list) and len(discs) == n and all(isinstance(d, int) and 0 <= d < 8 for d in discs),
+               Msg("{draw} must give each player a section 0-7: {discs}", draw=draw_name("disc_orientation"),
+                   discs=str(discs)))
     setup["disc_orientation"] = list(discs)
     setup["scroll_stacks"] = _scroll_stacks(draws.get("scroll_display"), rng, options.table_draws)
     setup["luxury_stack"] = _stack(draws.get("luxury_display"), list(range(1, count("luxury_goods") + 1)), 5,
                                    "luxury_display", rng, options.table_draws)
-    resolve_expansions(options.expansions, draws, setup, rng, options.table_draws)
+    resolve_expansions(options.expansions, draws, setup, rng, options.table_draws, asked)
+    if asked:
+        setup["asked"] = asked
     return setup
+
+
+def _first_provisions_fit(first: Any, provisions: list[list[int]]) -> bool:
+    """Each player's revealed tile is one of their own (any tile 1-12 nobody else revealed when the
+    table left the provision tiles out)."""
+    if not isinstance(first, list) or len(first) != len(provisions):
+        return False
+    if any(0 in tiles for tiles in provisions):
+        return (all(isinstance(t, int) and 1 <= t <= count("provision_tiles") for t in first)
+                and len(set(first)) == len(first))
+    return all(t in tiles for t, tiles in zip(first, provisions, strict=True))
 
 
 def _river_tiles(given: Any, rng: random.Random) -> list[int]:
@@ -215,10 +259,13 @@ def initial_state(setup: dict[str, Any]) -> GameState:
     for c in COLOURS:
         on_boards = n * (2 if c in MARKER_COLOURS else 1)  # markers + screens
         state.supply[c] = wooden_total(c) - on_boards
-    state.scroll_display = {c: s[:3] for c, s in setup["scroll_stacks"].items()}
-    state.scroll_stacks = {c: s[3:] for c, s in setup["scroll_stacks"].items()}
-    state.luxury_display = setup["luxury_stack"][:5]
-    state.luxury_stack = setup["luxury_stack"][5:]
+    asked = setup.get("asked", ())
+    shown = 0 if "scroll_display" in asked else 3  # table draws: turned up before the first toss
+    state.scroll_display = {c: s[:shown] for c, s in setup["scroll_stacks"].items()}
+    state.scroll_stacks = {c: s[shown:] for c, s in setup["scroll_stacks"].items()}
+    shown = 0 if "luxury_display" in asked else 5
+    state.luxury_display = setup["luxury_stack"][:shown]
+    state.luxury_stack = setup["luxury_stack"][shown:]
     state.exchange_offices = list(setup["exchange_offices"])
     state.workshops = [list(w) for w in setup["workshops"]]
     state.river_tiles = list(setup["river_tiles"])

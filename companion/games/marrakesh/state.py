@@ -120,6 +120,9 @@ class GameState:
     """Expansion 5: desert towns still in the display (night side up)."""
     river_oases: list[int] = field(default_factory=list)
     """River tile 02: the leftover oases lying face up beside the board."""
+    drawn: dict[str, Any] = field(default_factory=dict)
+    """Table draws: the setup draws the table named when play first needed them (``asked_draws``),
+    by the key of the ``draw`` decision that asked (``"draw.exchange_office.1"`` -> 4)."""
 
     def order(self, first: int | None = None) -> list[int]:
         """Seat indices clockwise from ``first`` (default: the start player)."""

@@ -161,6 +161,12 @@
     }
     if (typeof option !== "string") { return String(option); }
     if (ORDER.indexOf(option) >= 0) { return Keshi.word("colour", option); }
+    const gate = /^gate:(\d+):(.+)$/.exec(option);  // a city gate bought from a workshop (counted from the left)
+    if (gate) {
+      const n = Number(gate[1]) + 1;
+      return gate[2] === "?" ? t("workshop {n}: the gate you take (the table names its colour)", {n: n}) :
+        t("workshop {n}: {colour}", {n: n, colour: Keshi.word("colour", gate[2])});
+    }
     const plain = option.replace(/_/g, " ");
     for (let i = 0; i < OPTION_CONTEXTS.length; i += 1) {
       const found = Keshi.word(OPTION_CONTEXTS[i], plain);
@@ -170,7 +176,8 @@
   }
   // Option words that are no game word (the engine's "done", "none", ...).
   const OPTION_WORDS = {done: t("done"), none: t("none"), stop: t("stop"), exchange: t("exchange"),
-    luxury: t("luxury good"), keshi: t("a new keshi"), action: t("the sector action")};
+    luxury: t("luxury good"), keshi: t("a new keshi"), action: t("the sector action"),
+    base: t("the usual side"), "new": t("the dark-green side")};  // an exchange office's sides (expansion 3)
   // One entry of a small dict option (a payment): "2 dinars", as engine.AMOUNT_WORDS says it; else "key: value".
   function amountWords(key, value) {
     const one = value === 1;
@@ -280,9 +287,11 @@
   function screenPending(box) {
     const pending = view.pending;
     const question = pending.kind === "question";
+    const drawn = pending.kind === "draw";  // a tile, colour or side the table drew: named by a tap
     const seat = question ? null : pending.player;
-    let html = '<h2 id="screen-title">' + esc(question ? t("Question for the table") : t("{player} decides", {player: nameOf(seat)})) + "</h2>";
+    let html = '<h2 id="screen-title">' + esc(question || drawn ? t("Question for the table") : t("{player} decides", {player: nameOf(seat)})) + "</h2>";
     html += '<p class="prompt">' + esc(Keshi.sayOr(pending.say, pending.prompt)) + "</p>";
+    if (drawn) { html += '<p class="muted small">' + esc(t("Look at the table and tap what lies there.")) + "</p>"; }
     if (question) {  // a table's first game asks many: the Board page takes all of them in one sitting
       html += '<p class="muted small">' + esc(t("Printed on your board; the answer is remembered for this table's next games.")) +
         ' <a id="all-values" href="/profile?edition=' + encodeURIComponent(view.edition) + '#pf-missing">' +
@@ -597,7 +606,7 @@
     let who;
     if (view.finished) { who = esc(t("★ Winner: {names}", {names: view.winners.join(" & ")})); }
     else if (view.tower_check && view.tower_check.needed && view.phase === "toss") { who = esc(t("The table: empty the tower, then toss")); }
-    else if (view.pending && view.pending.kind === "question") { who = esc(t("The table: answer a question")); }
+    else if (view.pending && (view.pending.kind === "question" || view.pending.kind === "draw")) { who = esc(t("The table: answer a question")); }
     else if (view.phase === "select") {
       who = esc(t("Everyone selects · waiting for {players}",
         {players: Object.keys(view.selections).map(function (s) { return nameOf(Number(s)); }).join(", ")}));
@@ -677,7 +686,8 @@
     else if (view.phase === "claim") { screenTurn(box, t("Claim keshis"), "claim"); }
     else if (view.phase === "assistants") { screenTurn(box, t("Assistants"), "assistants"); }
     else { box.innerHTML = '<h2 id="screen-title">' + esc(PHASES[view.phase] || view.phase_label || "") + "</h2>"; }
-    if (!view.finished && view.tower_check && view.tower_check.needed) { towerCheck(box); }
+    // the tower check waits while the table answers a question (the draws named before the first toss)
+    if (!view.finished && !view.pending && view.tower_check && view.tower_check.needed) { towerCheck(box); }
     if (busy || deleted) { box.querySelectorAll("button").forEach(function (b) { b.disabled = true; }); }
     const undo = document.getElementById("undo");
     if (undo) {

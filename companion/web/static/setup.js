@@ -173,13 +173,16 @@
     const seed = document.getElementById("seed").value.trim();
     if (seed) { body.seed = parseInt(seed, 10); }
     if (document.querySelector('input[name="draws"]:checked').value === "table") {
+      // The table drew the setup itself: start player and river tiles here, the rest asked during play.
       body.start_player = parseInt(document.getElementById("start-player").value, 10);
-      const draws = {};
-      const other = document.getElementById("other-draws").value.trim();
-      if (other) { Object.assign(draws, JSON.parse(other)); }
-      const river = document.getElementById("river-tiles").value.trim();
-      if (river) { draws.river_tiles = river.split(/[ ,]+/).map(function (x) { return parseInt(x, 10); }); }
-      body.draws = draws;
+      body.table_draws = true;
+      const river = Array.from(document.querySelectorAll(".river-tile")).map(function (select) { return select.value; });
+      if (river.some(function (tile) { return tile === ""; })) {
+        const error = new Error(t("Choose the river tile of each season, as it lies beside the river."));
+        error.player = true;
+        throw error;
+      }
+      body.draws = {river_tiles: river.map(function (tile) { return parseInt(tile, 10); })};
     }
     return body;
   }
@@ -228,7 +231,8 @@
       t("Game: {game}", {game: "Marrakesh"}), seats,
       t("Edition: {edition} · tower layer {layer}", {edition: editionName(), layer: body.tower_layer}),
       t("Expansions: {modules}", {modules: expansionNames().join(", ") || t("none")}),
-      t("Setup draws: {how}", {how: body.draws ? t("entered from the table") : t("drawn by the companion")}),
+      t("Setup draws: {how}", {how: body.table_draws ? t("drawn at the table; the companion asks for each as play needs it") :
+        t("drawn by the companion")}),
     ];
   }
 
@@ -269,7 +273,9 @@
   });
   document.querySelectorAll('input[name="draws"]').forEach(function (radio) {
     radio.addEventListener("change", function () {
-      document.getElementById("table-draws").hidden = radio.value !== "table" || !radio.checked;
+      const table = radio.value === "table" && radio.checked;
+      document.getElementById("table-draws").hidden = !table;
+      document.getElementById("seed").closest("label").hidden = table;  // a table's draws use no seed
     });
   });
   document.querySelectorAll('input[name="game"]').forEach(function (radio) {

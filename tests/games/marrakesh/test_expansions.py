@@ -35,7 +35,7 @@ def test_expansions_are_recorded_in_the_setup_line_and_the_state_view() -> None:
     assert Game.new(SetupOptions(players=NAMES[:2])).to_dict()["expansions"] == []
 
 
-def test_setup_rejects_unknown_expansions_and_missing_table_draws() -> None:
+def test_setup_rejects_unknown_expansions_and_asks_for_missing_table_draws() -> None:
     with pytest.raises(SetupError, match="unknown expansion 6"):
         exp_game((6,))
     with pytest.raises(SetupError, match="listed twice"):
@@ -45,8 +45,9 @@ def test_setup_rejects_unknown_expansions_and_missing_table_draws() -> None:
     with pytest.raises(SetupError, match="office_sides"):
         exp_game((3,), office_sides=["base", "back", "new"])
     setup = dict(exp_game(()).setup)
-    with pytest.raises(SetupError, match="with table draws and expansion 5 the table must enter: desert_towns"):
-        resolve_expansions((5,), {}, setup, random.Random(0), True)
+    asked: list[str] = []
+    resolve_expansions((5,), {}, setup, random.Random(0), True, asked)  # named before the first toss
+    assert asked[0] == "desert_towns" and setup["desert_towns"] == [0] * 7  # the 4-player display
 
 
 def test_staircase_tiles_drawn_or_chosen() -> None:
