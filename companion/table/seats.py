@@ -64,18 +64,28 @@ def acting_seat(role: Role, action: Any, names: list[str]) -> int | None:
                           player=names[player]))
 
 
+#: The names a shared device gets when the table gives it none; stored in English, said in each reader's language.
+UNNAMED_DEVICES = ("The companion's screen", "Shared device")
+
+
+def device_name(label: str) -> Msg | str:
+    """A shared device's name as a phone reads it: a default name in the reader's language, a name the
+    table typed as it was typed."""
+    return Msg(label) if label in UNNAMED_DEVICES else label
+
+
 def switch_words(before: Role, after: Role, names: list[str]) -> Msg:
     """What every phone reads when a device changes who it plays for: "Ben's phone now plays for Cem"."""
-    was = (Msg("{device}", device=before.label) if before.everyone
+    was = (Msg("{device}", device=device_name(before.label)) if before.everyone
            else Msg("{player}'s phone", player=names[before.seat or 0]))
     if after.everyone:
-        return Msg("{device} now plays for everyone, as {name}", device=was, name=after.label)
+        return Msg("{device} now plays for everyone, as {name}", device=was, name=device_name(after.label))
     return Msg("{device} now plays for {player}", device=was, player=names[after.seat or 0])
 
 
 def device_words(role: Role, names: list[str]) -> Msg:
     """What every phone reads about a device's role: "Ana's tablet plays for everyone"."""
     if role.everyone:
-        return Msg("{device} plays for everyone", device=role.label)
+        return Msg("{device} plays for everyone", device=device_name(role.label))
     assert role.seat is not None
     return Msg("{player} plays on their own phone", player=names[role.seat])

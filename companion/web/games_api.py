@@ -26,7 +26,7 @@ from companion.store import StorageFull
 from companion.table import kinds
 from companion.table.kinds.view import build_view
 from companion.table.names import UnreadableName
-from companion.table.seats import Role, SeatRefused, SeatTaken, acting_seat
+from companion.table.seats import UNNAMED_DEVICES, Role, SeatRefused, SeatTaken, acting_seat
 from companion.table.service import (
     ChoicesHidden,
     GameMovedOn,
@@ -161,7 +161,7 @@ def take_role(game_id: str) -> ResponseReturnValue:
                                                    body.get("pin")):
         raise access.AccessDenied(Msg("A shared device plays for everyone only with the table PIN: "
                                           "type it to make this one shared"))
-    name = body.get("device") or str(Msg("The companion's screen") if access.is_own_screen() else Msg("Shared device"))
+    name = body.get("device") or UNNAMED_DEVICES[0 if access.is_own_screen() else 1]  # said in each reader's language
     # the companion's own screen sharing itself is no news for the log; a phone made shared is
     service().take_role(game_id, access.device_id(), body.get("seat"), name, logged=not access.is_own_screen())
     return jsonify(view=view_of(live))

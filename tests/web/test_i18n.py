@@ -133,6 +133,18 @@ def test_a_rule_error_comes_back_in_german_with_its_rule_and_changes_nothing(tab
     assert "is not" in english and "'s turn" in english and "EN:L625" not in english
 
 
+def test_a_shared_device_without_a_name_is_named_in_each_readers_language(table: Table) -> None:
+    """The companion's own screen made shared from a German page: a German phone reads its name in German,
+    an English one in English (the name is kept in neither language, not as the host happened to read it)."""
+    response = table.client.post(f"/api/games/{table.game_id}/role", json={"seat": "all"},
+                                 headers={"X-CSRF-Token": table.csrf, **GERMAN})
+    assert response.status_code == 200, response.get_json()
+    [device] = [d for d in table.view()["devices"] if d["seat"] == "all"]
+    said = Msg.from_json(device["say"])
+    assert said.render("de") == "Der Bildschirm des Begleiters spielt für alle"
+    assert said.render("en") == "The companion's screen plays for everyone"
+
+
 def test_an_engine_message_renders_in_the_active_language_and_stays_english_elsewhere() -> None:
     game = Game.new(SetupOptions(players=["Sarah", "Jan"], seed=3))
     with pytest.raises(RuleError) as raised:
