@@ -67,10 +67,10 @@ def _edition(value: Any) -> str:
 MOROCCO = "morocco"
 
 
-def tabs() -> dict[str, Msg | str]:
-    """The Board page's tabs, each naming its game: one per Marrakesh edition, Sabika, Morocco."""
-    marrakesh: dict[str, Msg | str] = {key: Msg("Marrakesh · {edition}", edition=EDITION_SAY[key]) for key in EDITIONS}
-    return {**marrakesh, SABIKA: "Sabika", MOROCCO: "Morocco"}
+def tabs() -> dict[str, tuple[str, Msg | None]]:
+    """The Board page's tabs, each naming its game (and edition): one per Marrakesh edition, Sabika, Morocco."""
+    marrakesh: dict[str, tuple[str, Msg | None]] = {key: ("Marrakesh", EDITION_SAY[key]) for key in EDITIONS}
+    return {**marrakesh, SABIKA: ("Sabika", None), MOROCCO: ("Morocco", None)}
 
 
 @bp.get("/profile")
