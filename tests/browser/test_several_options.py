@@ -39,6 +39,19 @@ def sabika_at_a_question_of_several(page: Page) -> tuple[str, dict[str, Any]]:
     return game_id, view["choices"]["question"]
 
 
+def shot_of_the_question(page: Page) -> None:
+    """The question and its toggles as the page shows them scrolled to the top (an element's own screenshot
+    scrolls it under the game's sticky bar), under test-artifacts/screenshots/."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    top = page.locator("#screen-title").bounding_box()
+    box = page.locator("#choices").bounding_box()
+    assert top and box
+    page.screenshot(path=str(SCREENSHOTS / "sabika-question-several-options.png"), full_page=True,
+                    clip={"x": 0, "y": top["y"], "width": box["x"] * 2 + box["width"],
+                          "height": box["y"] + box["height"] - top["y"]})
+
+
 def test_several_options_are_kept_in_the_order_tapped_in_a_game_and_on_the_board_page(
     page: Page, served: str  # noqa: F811 - the fixture imported above
 ) -> None:
@@ -50,8 +63,7 @@ def test_several_options_are_kept_in_the_order_tapped_in_a_game_and_on_the_board
     toggles.nth(2).click()
     toggles.nth(0).click()
     assert [toggles.nth(i).get_attribute("data-place") for i in (2, 0)] == ["1", "2"]
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#choices").screenshot(path=str(SCREENSHOTS / "sabika-question-several-options.png"))
+    shot_of_the_question(page)
     page.locator("#choices .pv-submit").click()
     expect(page.locator("#choices .tg-question")).to_have_count(0)  # answered: the next question takes one
     key = question["key"]
