@@ -94,6 +94,18 @@ def test_a_colour_matrix_the_camera_reports_is_refused_in_player_words(
     assert not (Path(app.instance_path) / WIZARD_DIR / "empty.png").exists()
 
 
+def test_a_colour_matrix_the_pi_camera_settled_on_is_refused_at_calibration(app: Flask, client: FlaskClient) -> None:
+    """On the Pi the matrix comes with the settings the camera locked on the empty tray; calibrating refuses a
+    wrong one in the same words, and saves nothing."""
+    folder = photos(app)
+    (folder / "camera.json").write_text(json.dumps({"colour_matrix": [[2.0, 0.0, 0.0], [0.0, 1.0, 0.0],
+                                                                      [0.0, 0.0, 1.0]]}))
+    refused = client.post("/api/calibration/finish", headers=headers(client))
+    assert refused.status_code == 422 and said(refused).startswith("Die Farbeinstellungen der Kamera machen aus Grau")
+    assert "the camera's colour matrix: not a camera's colour matrix" in refused.get_json()["detail"]
+    assert not (Path(app.instance_path) / "calibration.json").exists()
+
+
 def test_a_damaged_or_old_saved_calibration_says_calibrate_again(app: Flask, client: FlaskClient) -> None:
     saved = Path(app.instance_path) / "calibration.json"
     missing = client.post("/api/calibration/test", headers=headers(client))
