@@ -21,7 +21,13 @@ import numpy.typing as npt
 from companion import COLOURS
 from vision import features
 from vision.colour_matrix import read_sidecar, validate
-from vision.errors import CalibrationError, FrameError, PieceNotFound
+from vision.errors import (
+    CalibrationError,
+    CalibrationFileDamaged,
+    CalibrationFileMissing,
+    FrameSizeMismatch,
+    PieceNotFound,
+)
 
 CALIBRATION_VERSION = 2
 """Bumped whenever the meaning of a field changes; ``Calibration.load`` refuses other versions. Version
@@ -103,12 +109,12 @@ class Calibration:
     def from_json(cls, data: Any, source: str = "calibration") -> Calibration:
         """Rebuild a calibration from its JSON dict; refuse another version or a malformed file."""
         if not isinstance(data, dict):
-            raise CalibrationError(f"{source}: not a keshi vision calibration (expected a JSON object)")
+            raise CalibrationFileDamaged(f"{source}: not a keshi vision calibration (expected a JSON object)")
         version = data.get("version")
         if version != CALIBRATION_VERSION:
-            raise CalibrationError(
+            raise CalibrationFileDamaged(
                 f"{source}: calibration version {version!r} is not supported (this keshi reads version "
-                f"{CALIBRATION_VERSION}); run 'keshi vision calibrate' again"
+                f"{CALIBRATION_VERSION}); run 'keshi vision calibrate' again", version
             )
         try:
             colours = {name: ColourModel(**model) for name, model in data["colours"].items()}
@@ -126,10 +132,10 @@ class Calibration:
                 camera=CameraSettings(**camera),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise CalibrationError(f"{source}: malformed calibration ({exc})") from None
+            raise CalibrationFileDamaged(f"{source}: malformed calibration ({exc})") from None
         missing = [c for c in COLOURS if c not in colours]
         if missing:
-            raise CalibrationError(f"{source}: calibration lacks colours {', '.join(missing)}")
+            raise CalibrationFileDamaged(f"{source}: calibration lacks colours {', '.join(missing)}")
         return calibration
 
     @classmethod
@@ -138,11 +144,11 @@ class Calibration:
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise CalibrationError(f"{path}: calibration file not found") from None
+            raise CalibrationFileMissing(f"{path}: calibration file not found", path) from None
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise CalibrationError(f"{path}: not a JSON calibration file ({exc})") from None
+            raise CalibrationFileDamaged(f"{path}: not a JSON calibration file ({exc})") from None
         return cls.from_json(data, str(path))
 
 
@@ -204,9 +210,9 @@ def calibrate(
         samples: list[npt.NDArray[np.float32]] = []
         for index, frame in enumerate(colour_frames[colour]):
             if frame.shape != empty.shape:
-                raise FrameError(
+                raise FrameSizeMismatch(
                     f"{colour} frame {index + 1} is {frame.shape[1]}x{frame.shape[0]}, "
-                    f"the empty tray is {width}x{height}"
+                    f"the empty tray is {width}x{height}", (frame.shape[1], frame.shape[0]), (width, height), colour
                 )
             signal = features.sensor_signal(frame, inverse)
             camera_small = features.coarse(frame)

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.errors import CalibrationError
+from vision.errors import ColourMatrixRefused
 
 #: Name of the sidecar in a calibration folder that holds the camera's matrix.
 SIDECAR = "camera.json"
@@ -46,25 +46,30 @@ def validate(value: Any, source: str = "colour matrix") -> list[list[float]]:
     if isinstance(value, list) and len(value) == 9 and all(_is_number(v) for v in value):
         value = [value[0:3], value[3:6], value[6:9]]
     if not (isinstance(value, list) and len(value) == 3 and all(isinstance(r, list) and len(r) == 3 for r in value)):
-        raise CalibrationError(f"{source}: a colour matrix must be 3x3 (a JSON list of 3 rows of 3 numbers)")
+        raise ColourMatrixRefused(f"{source}: a colour matrix must be 3x3 (a JSON list of 3 rows of 3 numbers)",
+                                  ColourMatrixRefused.SHAPE)
     if not all(_is_number(v) for row in value for v in row):
-        raise CalibrationError(f"{source}: every entry of the colour matrix must be a finite number")
+        raise ColourMatrixRefused(f"{source}: every entry of the colour matrix must be a finite number",
+                                  ColourMatrixRefused.SHAPE)
     matrix = np.asarray(value, dtype=np.float64)
     if abs(float(np.linalg.det(matrix))) < MIN_DETERMINANT:
-        raise CalibrationError(f"{source}: the colour matrix is not invertible (determinant near 0)")
+        raise ColourMatrixRefused(f"{source}: the colour matrix is not invertible (determinant near 0)",
+                                  ColourMatrixRefused.NOT_INVERTIBLE)
     sums = matrix.sum(axis=1)
     bad = [f"row {i + 1} sums to {s:.3f}" for i, s in enumerate(sums) if abs(s - 1.0) > ROW_SUM_TOLERANCE]
     if bad:
-        raise CalibrationError(
+        raise ColourMatrixRefused(
             f"{source}: not a camera's colour matrix: {', '.join(bad)} (each row of a white-balanced "
-            "camera's matrix sums to 1)"
+            "camera's matrix sums to 1)", ColourMatrixRefused.ROW_SUMS
         )
     gain = float(np.abs(matrix).sum(axis=1).max())
     if gain > MAX_NOISE_GAIN:
-        raise CalibrationError(
+        raise ColourMatrixRefused(
             f"{source}: this camera's colour matrix multiplies sensor noise up to {gain:.1f} times (more than "
             f"{MAX_NOISE_GAIN:g}; a row's absolute entries sum to that): its colours are too noisy to tell "
-            "the keshis apart reliably, so keshi vision does not support this camera"
+            "the keshis apart reliably, so keshi vision does not support this camera",
+            ColourMatrixRefused.NOISE_GAIN,
+            gain,
         )
     return [[float(v) for v in row] for row in matrix]
 
@@ -79,13 +84,14 @@ def read(path: Path) -> list[list[float]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise CalibrationError(f"{path}: colour matrix file not found") from None
+        raise ColourMatrixRefused(f"{path}: colour matrix file not found", ColourMatrixRefused.UNREADABLE) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CalibrationError(f"{path}: not a JSON file ({exc})") from None
+        raise ColourMatrixRefused(f"{path}: not a JSON file ({exc})", ColourMatrixRefused.UNREADABLE) from None
     if isinstance(data, dict):
         key = next((k for k in _KEYS if data.get(k) is not None), None)
         if key is None:
-            raise CalibrationError(f"{path}: holds no colour matrix (no {' or '.join(_KEYS)})")
+            raise ColourMatrixRefused(f"{path}: holds no colour matrix (no {' or '.join(_KEYS)})",
+                                      ColourMatrixRefused.UNREADABLE)
         data = data[key]
     return validate(data, str(path))
 

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from companion import COLOURS
 from vision import features
 from vision.calibrate import Calibration, foreground, piece_feature
-from vision.errors import FrameError
+from vision.errors import FrameError, FrameSizeMismatch
 
 #: Confidence (probability the nearest colour is right, ``_confidence``) below which a piece is unknown.
 MIN_CONFIDENCE = 0.5
@@ -220,8 +220,9 @@ class Detector:
         if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
             raise FrameError("frame must be a BGR uint8 image (height x width x 3)")
         if frame.shape[:2] != (cal.height, cal.width):
-            raise FrameError(
-                f"frame is {frame.shape[1]}x{frame.shape[0]} but the calibration is {cal.width}x{cal.height}"
+            raise FrameSizeMismatch(
+                f"frame is {frame.shape[1]}x{frame.shape[0]} but the calibration is {cal.width}x{cal.height}",
+                (frame.shape[1], frame.shape[0]), (cal.width, cal.height)
             )
 
     def _segments(

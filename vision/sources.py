@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.errors import CameraError, FrameError
+from vision.errors import CameraError, FrameError, UnreadableImage
 
 Frame = npt.NDArray[np.uint8]
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
@@ -25,15 +25,17 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 def read_image(path: Path) -> Frame:
     """Read an image file as a BGR uint8 frame; a missing, unreadable or corrupt file is a ``FrameError``."""
     if path.is_dir():
-        raise FrameError(f"{path}: is a folder, not an image file")
+        raise UnreadableImage(f"{path}: is a folder, not an image file", path)
     if not path.is_file():
-        raise FrameError(f"{path}: image file not found")
+        raise UnreadableImage(f"{path}: image file not found", path)
     data = np.fromfile(str(path), dtype=np.uint8)
     stored = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None
     if stored is None:
-        raise FrameError(f"{path}: not a readable image (corrupt or unsupported format)")
+        raise UnreadableImage(f"{path}: not a readable image (corrupt or unsupported format)", path)
     if stored.ndim == 2 or stored.shape[2] == 1:
-        raise FrameError(f"{path}: is a greyscale image; keshis are told apart by colour, so a colour frame is needed")
+        raise UnreadableImage(
+            f"{path}: is a greyscale image; keshis are told apart by colour, so a colour frame is needed", path
+        )
     frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return np.asarray(frame, dtype=np.uint8)
 

@@ -1,6 +1,7 @@
 """The board-profile screen and its JSON API: review, edit, forget, export and import printed values.
 
-* ``GET  /profile`` — the screen (``?edition=classic`` for the Classic board, ``?edition=sabika`` for Sabika).
+* ``GET  /profile`` — the screen (``?edition=classic`` for the Classic board, ``?edition=sabika`` for Sabika,
+  ``?edition=morocco`` for Morocco's printed value).
 * ``GET  /api/board-profile?edition=`` — every value with its title, where it is printed, its options.
 * ``GET  /api/board-profile/describe?key=&edition=`` — one key (for a game's question), with the
   table's value if it has one.
@@ -39,6 +40,7 @@ from companion.table.board_profile import (
 from companion.table.board_profile_sabika import EDITION as SABIKA
 from companion.table.kinds import TableGame
 from companion.table.kinds import profile as table_profile
+from companion.table.marrakesh_engine import EDITION_SAY
 from companion.web import access
 
 bp = Blueprint("board_profile", __name__)
@@ -61,12 +63,23 @@ def _edition(value: Any) -> str:
     return check_edition(value if value is not None else "essential")
 
 
+#: The Board page's tab of Morocco's printed value (a table game's, ``/api/table-profile/morocco``)
+MOROCCO = "morocco"
+
+
+def tabs() -> dict[str, tuple[str, Msg | None]]:
+    """The Board page's tabs, each naming its game (and edition): one per Marrakesh edition, Sabika, Morocco."""
+    marrakesh: dict[str, tuple[str, Msg | None]] = {key: ("Marrakesh", EDITION_SAY[key]) for key in EDITIONS}
+    return {**marrakesh, SABIKA: ("Sabika", None), MOROCCO: ("Morocco", None)}
+
+
 @bp.get("/profile")
 def page() -> ResponseReturnValue:
-    """The board-profile screen, one tab per Marrakesh edition and one for Sabika; it draws itself from
-    ``/api/board-profile``."""
-    edition = _edition(request.args.get("edition"))
-    return render_template("profile.html", edition=edition, editions={**EDITIONS, SABIKA: "Sabika"})
+    """The board-profile screen, one tab per Marrakesh edition, one for Sabika (each drawn from
+    ``/api/board-profile``) and one for Morocco's printed value, which shows on its tab only."""
+    asked = request.args.get("edition")
+    edition = MOROCCO if asked == MOROCCO else _edition(asked)
+    return render_template("profile.html", edition=edition, editions=tabs(), morocco=MOROCCO)
 
 
 @bp.get("/api/board-profile")

@@ -14,8 +14,7 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from flask.typing import ResponseReturnValue
 
 from companion.errors import KeshiError
-from companion.i18n import Msg, colour_name
-from companion.i18n.player_words import without_rule_refs
+from companion.i18n import Msg
 from companion.tower.calibration_wizard import (
     CAMERA_SETTINGS_FILE,
     EMPTY,
@@ -27,9 +26,10 @@ from companion.tower.calibration_wizard import (
 )
 from companion.tower.service import TowerBusyError
 from companion.web import access
+from companion.web.calibration_words import player_words
 from companion.web.palette import PALETTE, palette_for_templates
 from firmware.tray_camera import CameraUnavailableError
-from vision.errors import CameraError, PieceNotFound, VisionError
+from vision.errors import CameraError, VisionError
 
 bp = Blueprint("calibration", __name__)
 bp.before_request(access.host_for_changes)  # changes need the host; looking is open
@@ -53,11 +53,27 @@ def page() -> ResponseReturnValue:
 
 
 def shown(status: dict[str, Any]) -> ResponseReturnValue:
-    """The wizard's status as JSON, each colour step with its swatch ``hex`` and ``symbol``."""
+    """The wizard's status as JSON, each colour step with its swatch ``hex`` and ``symbol``, and a saved
+    calibration that cannot be used said in player words."""
     for entry in status["steps"]:
         if entry["step"] in PALETTE:
             entry["hex"], entry["symbol"] = PALETTE[entry["step"]]
+    saved = status["calibration"]
+    if saved is not None and "error" in saved:
+        saved["error"] = str(unusable_calibration_words(saved["error"]))
     return jsonify(status)
+
+
+def unusable_calibration_words(detail: str) -> Msg | str:
+    """Why the saved calibration cannot be used, in player words (the wizard's summary gives only its English
+    ``detail``: loading it again gives the error itself, with its data)."""
+    from vision.calibrate import Calibration
+
+    try:
+        Calibration.load(wizard().calibration_path)
+    except VisionError as exc:
+        return player_words(exc)
+    return detail  # repaired in between: the summary's own words
 
 
 @bp.get("/api/calibration")
@@ -117,7 +133,5 @@ def refused(exc: KeshiError) -> ResponseReturnValue:
         status = 409
     else:
         status = 422 if isinstance(exc, VisionError) else 400
-    # the one a table meets, in its words: a colour's photo taken without its keshi; other texts as made
-    words = (Msg("No {colour} keshi was found in its photo: put one on the tray and take that photo again",
-                 colour=colour_name(exc.colour)) if isinstance(exc, PieceNotFound) else without_rule_refs(str(exc)))
-    return jsonify(error=str(words), kind=type(exc).__name__), status
+    # what the table reads, in its words; the English the CLI would print stays in the answer for the host's logs
+    return jsonify(error=str(player_words(exc)), detail=str(exc), kind=type(exc).__name__), status

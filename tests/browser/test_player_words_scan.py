@@ -1,14 +1,15 @@
 """Issue 25: no developer text on a player's screen, in English or German.
 
 One 360×740 phone per language walks every screen a table sees: the games list (with finished and imported
-games, their winners), the tower, fairness, host and Board pages (a value's editor open, Morocco's value set by
-a tap and forgotten, Sabika's tab with every value shown), the calibration
-wizard's steps (and its refusal to calibrate early), the setup wizard's steps for each game (Morocco's layout
+games, their winners), the tower, fairness, host and Board pages (a value's editor open, Morocco's tab with its
+value set by a tap and forgotten, Sabika's tab with every value shown), the calibration wizard's steps (and
+its refusal to calibrate early), the setup wizard's steps for each game (Morocco's layout
 entered by tapping), a Marrakesh, a Morocco and a Sabika game at their start, a Marrakesh game in progress
 with a question about a printed value open, and each game's final table (Marrakesh's rows in the view's one
 order of categories). Each screen's text is scanned for rulebook references ("L1120", "digest", "rule 4.2"),
 JSON or placeholders ("{", "}"), the engine's phase keys ("phase roll"), internal snake_case names, and, on
-the German phone, English phrases of the catalogue; the top menu must be one line, the page as wide as the phone. A
+the German phone, English phrases of the catalogue; the top menu must be one line, the page as wide as the phone,
+no word broken across lines without a hyphen ("Handwerksarbe|it" in a narrow button). A
 refusal the page shows (a bad import, the calibration's) is scanned as the API words it. The games are made
 and imported through the HTTP API; one page is reused (no new browser per screen).
 """
@@ -51,6 +52,36 @@ DEVELOPER_TEXT = {
     "internal name": re.compile(r"\b[a-z]+_[a-z_]+\b"),
 }
 PLAYERS = [{"name": "Ana", "colour": "blue"}, {"name": "Ben", "colour": "red"}]
+#: The words drawn across two lines without a hyphen ("Handwerksarbe|it" in a narrow button): each word (a run of
+#: letters) of each text, measured with a Range; one whose boxes sit on more than one line is split. A break at a
+#: hyphen, a soft hyphen, a slash or a digit is between words; a link (the join address) may break anywhere; where
+#: the browser hyphenates (``hyphens: auto`` and a browser that can: a long word then fits a narrow box) it shows
+#: a hyphen, so that is allowed too. Debian's Chromium has no hyphenation dictionaries: it never hyphenates.
+SPLIT_WORDS = r"""() => {
+  const probe = document.createElement("div");
+  probe.lang = "de";
+  probe.style.cssText = "position:absolute;visibility:hidden;width:4em;hyphens:auto;-webkit-hyphens:auto";
+  probe.textContent = "Donaudampfschifffahrtsgesellschaft";
+  document.body.appendChild(probe);
+  const hyphenates = probe.scrollWidth <= probe.clientWidth;
+  probe.remove();
+  const split = [];
+  const range = document.createRange();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (hyphenates && getComputedStyle(node.parentElement).hyphens === "auto") { continue; }
+    for (const chunk of node.data.matchAll(/\S+/g)) {
+      if (/:\/\/|[?=]/.test(chunk[0])) { continue; }  // a link (the join address) breaks anywhere
+      for (const word of chunk[0].matchAll(/[\p{L}\p{M}]{2,}/gu)) {
+        range.setStart(node, chunk.index + word.index);
+        range.setEnd(node, chunk.index + word.index + word[0].length);
+        const boxes = Array.from(range.getClientRects()).filter(box => box.width > 0);
+        if (boxes.some(box => Math.abs(box.top - boxes[0].top) > 2)) { split.push(word[0]); }
+      }
+    }
+  }
+  return split;
+}"""
 #: One line of 48 px touch targets (two lines were about 150 px)
 MENU_HEIGHT = 60
 
@@ -76,6 +107,7 @@ def scan(page: Page, screen: str, german: bool) -> list[str]:
     width = page.evaluate("document.documentElement.scrollWidth")
     if width > PHONE["width"]:  # nothing runs off the side of the phone
         found.append(f"the screen is {width} px wide")
+    found += [f"a word broken across lines without a hyphen: {word!r}" for word in page.evaluate(SPLIT_WORDS)]
     return [f"{screen}: {f}" for f in found]
 
 
@@ -138,17 +170,18 @@ def walk(page: Page, url: str, games: dict[str, dict[str, str]], german: bool) -
         page.goto(url + path)
         expect(page.locator("main")).to_be_visible()
         problems += scan(page, path, german)
-    morocco = page.locator("#tp-morocco .tp-set")  # Morocco's printed value, entered ahead of play by a tap
-    expect(morocco).to_have_count(2)
-    morocco.last.click()
-    expect(morocco.last).to_have_attribute("aria-pressed", "true")
-    problems += scan(page, "/profile, Morocco's value set", german)
-    page.locator("#tp-morocco .tp-forget").click()
-    expect(page.locator("#tp-morocco .tp-set[aria-pressed=true]")).to_have_count(0)
     page.locator(".pf-open").first.click()  # the Board page: a value's editor, where it is printed
     expect(page.locator(".pf-edit:not([hidden])")).to_be_visible()
     problems += scan(page, "/profile, a value open", german)
     shot(page.locator(".pf-entry:has(.pf-edit:not([hidden]))"), f"scan-{'de' if german else 'en'}-board-value-open")
+    page.goto(url + "/profile?edition=morocco")  # Morocco's tab: its printed value, entered ahead of play by a tap
+    morocco = page.locator("#tp-morocco .tp-set")
+    expect(morocco).to_have_count(2)
+    morocco.last.click()
+    expect(morocco.last).to_have_attribute("aria-pressed", "true")
+    problems += scan(page, "/profile?edition=morocco, Morocco's value set", german)
+    page.locator("#tp-morocco .tp-forget").click()
+    expect(page.locator("#tp-morocco .tp-set[aria-pressed=true]")).to_have_count(0)
     page.goto(url + "/profile?edition=sabika")  # Sabika's tab: every value unfolded, a bonus's icons open
     for component in ("tiles", "cards"):
         page.locator(f'.pf-component[data-component="{component}"] summary').click()

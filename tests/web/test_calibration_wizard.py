@@ -73,7 +73,7 @@ def test_bad_wizard_requests_are_refused_naming_the_problem(client: FlaskClient)
     bad = client.post("/api/calibration/capture", json={"step": "blue"}, headers=headers)
     assert bad.status_code == 400 and "unknown calibration step 'blue'" in bad.get_json()["error"]
     no_calibration = client.post("/api/calibration/test", headers=headers)
-    assert no_calibration.status_code == 422 and "calibration file not found" in no_calibration.get_json()["error"]
+    assert no_calibration.status_code == 422 and "calibration file not found" in no_calibration.get_json()["detail"]
     assert client.post("/api/calibration/capture", json={"step": "empty"}).status_code == 403  # CSRF
     assert client.get("/api/calibration/frames/secret_key.png").status_code == 404
     assert client.get("/api/calibration/frames/empty.png").status_code == 404  # not captured yet
@@ -114,7 +114,8 @@ def test_without_a_camera_the_wizard_says_so(app: Flask, client: FlaskClient, mo
     monkeypatch.setattr(tower, "camera", None)  # as when the tower's camera could not be opened
     monkeypatch.setattr(tower, "_camera_problem", "the tower's camera could not be opened: no cameras available")
     answer = client.post("/api/calibration/capture", json={"step": "empty"}, headers={"X-CSRF-Token": csrf_of(client)})
-    assert answer.status_code == 503 and "no cameras available" in answer.get_json()["error"]
+    assert answer.status_code == 503 and "no cameras available" in answer.get_json()["detail"]
+    assert answer.get_json()["error"].startswith("The tower's camera is not taking photos")
 
 
 def test_the_camera_settles_on_the_empty_tray_and_the_calibration_locks_those_settings(
@@ -158,7 +159,7 @@ def test_a_frames_folders_camera_json_gives_the_wizard_its_colour_matrix(
     (tmp_path / "camera.json").write_text(json.dumps([[1.0, 0.0], [0.0, 1.0]]))
     before = (Path(app.instance_path) / WIZARD_DIR / "empty.png").read_bytes()
     refused = client.post("/api/calibration/capture", json={"step": "empty"}, headers=headers)
-    assert refused.status_code == 422 and "must be 3x3" in refused.get_json()["error"]
+    assert refused.status_code == 422 and "must be 3x3" in refused.get_json()["detail"]
     assert (Path(app.instance_path) / WIZARD_DIR / "empty.png").read_bytes() == before  # nothing changed
 
 

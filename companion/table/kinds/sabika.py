@@ -207,7 +207,23 @@ def choices(game: Game) -> dict[str, Any]:
     progress = setup_progress(game)
     if progress is not None:
         out_view.update(progress=progress.english(), progress_say=progress.to_json())
+    several = several_options_question(game)
+    if several is not None:
+        out_view["question"] = several
     return out_view
+
+
+def several_options_question(game: Game) -> dict[str, Any] | None:
+    """The question waiting for several options at once (a printed bonus's icons, left to right), for a page to
+    offer as toggles tapped in order: its key, options, each option's words as a message, and how many it takes
+    (``count``; None: one or more). None for any other decision. The legal actions (``options``) list only one
+    answer per option, which would let the table give a single icon where the Board page takes several."""
+    pending = game.s.pending or {}
+    if pending.get("kind") != "question" or not pending.get("multi"):
+        return None
+    key = pending["key"]
+    return {"key": key, "options": list(pending["options"]), "count": pending.get("count"),
+            "words_say": [_json(option_label(key, option)) for option in pending["options"]]}
 
 
 SEVERAL = 5

@@ -2,7 +2,7 @@
 // tiles, and Sabika's cards) with how many are known, so a table can enter them all before its first game;
 // tapping one shows where it is printed and a stepper to change it; a value can be forgotten (asked again in
 // the next game that needs it); the profile can be exported and imported. One tab per Marrakesh edition, one
-// for Sabika.
+// for Sabika, and one for Morocco's printed value (a table game's, drawn by `tableValues`).
 (function () {
   "use strict";
   const root = document.getElementById("profile");
@@ -130,26 +130,29 @@
     }
   }
 
-  document.getElementById("pf-import").addEventListener("click", function () {
-    const input = document.getElementById("pf-file");
-    const state = document.getElementById("pf-import-state");
-    if (!input.files.length) { state.textContent = t("Choose a board-profile file first."); state.className = "error"; return; }
-    input.files[0].text().then(function (body) {
-      return Keshi.api("POST", root.dataset.import, body, {"Content-Type": "application/json"});
-    }).then(function (r) {
-      if (!r.ok) {
-        state.textContent = t("Not imported: {why}.", {why: r.data.error || t("the file was refused")});
-        state.className = "error";
-        return;
-      }
-      const d = r.data;
-      state.className = "ok";
-      state.textContent = d.edition !== edition ?
-        t("Imported: {added} new, {changed} changed, {unchanged} already the same (for the {edition} board).", d) :
-        t("Imported: {added} new, {changed} changed, {unchanged} already the same.", d);
-      load();
+  // Import a profile file (a board's tab only)
+  function importing() {
+    document.getElementById("pf-import").addEventListener("click", function () {
+      const input = document.getElementById("pf-file");
+      const state = document.getElementById("pf-import-state");
+      if (!input.files.length) { state.textContent = t("Choose a board-profile file first."); state.className = "error"; return; }
+      input.files[0].text().then(function (body) {
+        return Keshi.api("POST", root.dataset.import, body, {"Content-Type": "application/json"});
+      }).then(function (r) {
+        if (!r.ok) {
+          state.textContent = t("Not imported: {why}.", {why: r.data.error || t("the file was refused")});
+          state.className = "error";
+          return;
+        }
+        const d = r.data;
+        state.className = "ok";
+        state.textContent = d.edition !== edition ?
+          t("Imported: {added} new, {changed} changed, {unchanged} already the same (for the {edition} board).", d) :
+          t("Imported: {added} new, {changed} changed, {unchanged} already the same.", d);
+        load();
+      });
     });
-  });
+  }
 
   // A table game's printed values (Morocco's overflow arrow): one button per possible value, the table's
   // value marked; a tap keeps it for every later game of that kind, Forget lets the next game ask again.
@@ -183,6 +186,6 @@
     });
   }
 
-  load();
+  if (list) { load(); importing(); }  // a board's tab; Morocco's tab has its card only
   document.querySelectorAll("#tp-morocco").forEach(tableValues);
 })();

@@ -165,6 +165,10 @@
     }
     title.textContent = actor === "table" ? t("Question for the table") :
       (role() === "all" ? t("{player}'s turn", {player: nameOf(actor)}) : t("Your turn, {name}", {name: nameOf(actor)}));
+    if (choices.question) {
+      severalOptions(box, choices.question);
+      return;
+    }
     const steps = nextSteps();
     const onBoard = boardSteps(steps);
     let html = "";
@@ -197,6 +201,17 @@
     });
     const back = document.getElementById("back");
     if (back) { back.addEventListener("click", function () { trail = []; message = null; render(); }); }
+  }
+  // A question taking several options at once (a printed bonus's icons, left to right): the Board page's editor,
+  // toggles kept in the order tapped, answered with all of them (``count`` of them when the question says so).
+  function severalOptions(box, question) {
+    box.innerHTML = '<div class="tg-question"></div>';
+    const spec = {key: question.key, title: view.choices.prompt, options: question.options, multi: true,
+      count: question.count, words: question.words_say.map(Keshi.say)};
+    KeshiValueEditor.render(box.firstChild, spec, {submit: t("Answer"), prefix: "tg-q", onSubmit: function (value) {
+      send("/actions", {action: {type: "answer", key: question.key, value: value}});
+      return {ok: true};  // a refusal is said by `send`, above the choices
+    }});
   }
   // Steps that are places on the game's board (an option's ``at``: the row and column it chooses at this step),
   // drawn by the game's kind as the board itself to tap (Morocco's market), in place of a list of buttons.

@@ -2,7 +2,8 @@
 // Used by the board-profile screen and by a game's question for the table. The widget follows the
 // shape of the possible values: numbers get a stepper (and may be typed), pairs of numbers one
 // stepper per part, bundles ("1 water + 2 dates") one stepper per resource, a few words one button
-// each (a tap answers), and "choose all that apply" toggles. Only a value among the possible ones
+// each (a tap answers), and "choose all that apply" toggles (kept in the order tapped: a printed bonus's icons
+// are read left to right). Only a value among the possible ones
 // can be sent; anything else says why next to the button.
 window.KeshiValueEditor = (function () {
   "use strict";
@@ -117,7 +118,7 @@ window.KeshiValueEditor = (function () {
       }).join("") + "</select></div>";
   }
 
-  // Draw the editor for `spec` ({key, title, where, options, multi, parts, value}) into `el`.
+  // Draw the editor for `spec` ({key, title, where, options, multi, count, parts, value}) into `el`.
   // opts: {submit: "Save" | "Answer", onSubmit(value) -> Promise<{ok, error}>, prefix: unique id prefix}
   const NOTHING_YET = t("Set what is printed there.");
   function render(el, spec, opts) {
@@ -161,8 +162,7 @@ window.KeshiValueEditor = (function () {
       });
     } else if (kind === "multi") {
       html += '<div class="pv-toggles" role="group" aria-label="' + esc(spec.title) + '">' + spec.options.map(function (v, i) {
-        const on = current !== null && current.some(function (c) { return same(c, v); });
-        return '<button type="button" class="pv-toggle" data-index="' + i + '" aria-pressed="' + on + '">' + esc(label(spec, v)) + "</button>";
+        return '<button type="button" class="pv-toggle" data-index="' + i + '" aria-pressed="false">' + esc(label(spec, v)) + "</button>";
       }).join("") + "</div>";
     } else {
       html += '<div class="pv-words" role="group" aria-label="' + esc(spec.title) + '">' + spec.options.map(function (v, i) {
@@ -176,13 +176,21 @@ window.KeshiValueEditor = (function () {
     html += '<p class="pv-msg error" role="alert" hidden></p>';
     el.innerHTML = html;
     const msg = el.querySelector(".pv-msg");
+    // A multi value's options in the order they were tapped (a printed bonus's icons are read and earned left to
+    // right), starting from the table's value in its own order; each pressed toggle shows its place.
+    const tapped = kind === "multi" && current !== null ? current.map(function (c) {
+      return spec.options.findIndex(function (v) { return same(c, v); });
+    }).filter(function (i) { return i >= 0; }) : [];
+    function markTapped() {
+      el.querySelectorAll(".pv-toggle").forEach(function (b) {
+        const place = tapped.indexOf(Number(b.dataset.index));
+        b.setAttribute("aria-pressed", String(place >= 0));
+        if (place >= 0) { b.dataset.place = String(place + 1); } else { delete b.dataset.place; }
+      });
+    }
 
     function read() {
-      if (kind === "multi") {
-        return spec.options.filter(function (v, i) {
-          return el.querySelector('.pv-toggle[data-index="' + i + '"]').getAttribute("aria-pressed") === "true";
-        });
-      }
+      if (kind === "multi") { return tapped.map(function (i) { return spec.options[i]; }); }
       const got = kind === "bundle" ? {} : [];
       fields.forEach(function (f) {
         const id = prefix + f.name;
@@ -197,7 +205,8 @@ window.KeshiValueEditor = (function () {
       return kind === "number" ? got[0] : got;
     }
     function problem(value) {
-      if (kind === "multi") { return value.length ? null : t("Choose at least one."); }
+      if (kind === "multi" && !value.length) { return t("Choose at least one."); }
+      if (kind === "multi") { return spec.count && value.length !== spec.count ? t("Choose {n}.", {n: spec.count}) : null; }
       if (kind === "number" && (!isFinite(value) || String(document.getElementById(prefix + "value").value).trim() === "")) {
         return t("Type a number.");
       }
@@ -218,7 +227,7 @@ window.KeshiValueEditor = (function () {
       button.disabled = why !== null;
       button.querySelector(".pv-preview").textContent = why === null ? "· " + label(spec, value) : "";
       // nothing set (or chosen) yet is a step still to take, not a mistake: a hint, not in red
-      const hint = why === NOTHING_YET || (kind === "multi" && !value.length);
+      const hint = why === NOTHING_YET || (kind === "multi" && (!value.length || value.length < (spec.count || 1)));
       msg.hidden = why === null;
       msg.classList.toggle("error", !hint);
       msg.classList.toggle("muted", hint);
@@ -251,10 +260,14 @@ window.KeshiValueEditor = (function () {
     el.querySelectorAll(".pv-pick").forEach(function (s) { s.addEventListener("change", refresh); });
     el.querySelectorAll(".pv-toggle").forEach(function (b) {
       b.addEventListener("click", function () {
-        b.setAttribute("aria-pressed", b.getAttribute("aria-pressed") === "true" ? "false" : "true");
+        const i = Number(b.dataset.index);
+        const place = tapped.indexOf(i);
+        if (place >= 0) { tapped.splice(place, 1); } else { tapped.push(i); }
+        markTapped();
         refresh();
       });
     });
+    markTapped();
     el.querySelectorAll(".pv-word").forEach(function (b) {
       b.addEventListener("click", function () { send(spec.options[Number(b.dataset.index)]); });
     });
