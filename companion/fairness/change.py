@@ -158,17 +158,16 @@ def change_alarms(
         """The walks' increments, stickier then looser for each colour of ``cols``: per direction
         (+-signal * difference - signal^2 / 2) / variance, over the toss's basis over-dispersion."""
         differences, variance, signal = contrast(rows, cols)
-        silent = np.concatenate([variance <= 0] * len(_DIRECTIONS), axis=1)
-        safe = np.concatenate([np.maximum(variance, np.float32(1e-12))] * len(_DIRECTIONS), axis=1)
-        gain = signal * np.concatenate([differences * np.float32(sign) for sign, _ in _DIRECTIONS], axis=1)
-        gain /= safe
-        cost = signal * signal
-        cost /= safe * np.float32(2.0)
-        gain[silent] = 0.0
-        cost[silent] = 0.0
-        gain *= scale[rows]
-        cost *= scale[rows]
-        result: Floats = gain - cost
+        weight = scale[rows] / np.maximum(variance, np.float32(1e-12))
+        weight[variance <= 0] = 0.0
+        width = differences.shape[1]
+        result: Floats = np.empty_like(signal)
+        for d, (sign, _) in enumerate(_DIRECTIONS):
+            shift, walk = (a[:, d * width: (d + 1) * width] for a in (signal, result))
+            np.multiply(shift, np.float32(-0.5), out=walk)
+            walk += differences if sign > 0 else -differences
+            walk *= shift
+            walk *= weight
         return result
 
     blocks = [slice(start, min(start + BLOCK_ROWS, tosses)) for start in range(0, tosses, BLOCK_ROWS)]
