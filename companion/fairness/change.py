@@ -9,10 +9,11 @@ colour behaves, and each toss's colours share whatever shook that toss (pieces t
 a fuller tower that holds more). So each colour's residual is compared with its toss-mates':
 ``e_c - w_c E`` with ``E`` the toss's summed residual and ``w_c`` the colour's share of the toss's
 binomial variance. A colour ``SHIFT`` stickier in both rates moves that contrast by about ``-SHIFT
-(tossed + held)(1 - w_c)``. The increments are the Gaussian log-likelihood ratio of that shift,
-scaled by an over-dispersion factor (the per-game variance of the contrasts over their binomial
-variance, pooled over the colours, at least 1), so the walk is the same on a tower whose pieces stick
-together.
+(tossed + held)(1 - w_c)``, or less where a rate is below ``SHIFT`` (a rate never goes below 0: in a
+tower that grips harder when fuller, late in a game). The increments are the Gaussian log-likelihood
+ratio of that shift, scaled by an over-dispersion factor (the per-game variance of the contrasts over
+their binomial variance, pooled over the colours, at least 1), so the walk is the same on a tower
+whose pieces stick together.
 
 The running sum ``W`` drifts down while the colour behaves and up once it has changed; the CUSUM
 ``S_t = W_t - min(0, min_{s<=t} W_s)`` is how far it has climbed since its lowest point, and the
@@ -108,17 +109,27 @@ def change_alarms(
     known = np.array(rates[: looks.size], dtype=np.float64)
     p_new = known[basis, 0].astype(np.float32)[:, None]
     p_held = known[basis, 1].astype(np.float32)[:, None]
+    along_curve = False
     if curves is not None and all(curve is not None for curve in curves[: looks.size]):
+        along_curve = True
         theta = np.array(curves[: looks.size], dtype=np.float64)[basis]
         level = held.sum(axis=1, dtype=np.float64)
-        # kept within [SHIFT, 1 - SHIFT]: the walk's Gaussian steps stand for a binomial only while its
-        # rate is not near 0 or 1 (one piece falling where the curve expects one in a million would
-        # otherwise be a jump no level holds; a clogged tower read so raised alarms in every session)
         p_new, p_held = (
-            np.clip(1.0 / (1.0 + np.exp(-(theta[:, k] + theta[:, 2] * level))), SHIFT, 1 - SHIFT).astype(
-                np.float32)[:, None] for k in (0, 1)
+            (1.0 / (1.0 + np.exp(-(theta[:, k] + theta[:, 2] * level)))).astype(np.float32)[:, None] for k in (0, 1)
         )
-    new_var, held_var = p_new * (1 - p_new), p_held * (1 - p_held)
+    # the shift a colour SHIFT stickier (looser) can really have: its rate never goes below 0 (above 1).
+    # In a clogged tower a held piece falls with a few per cent; walking such tosses as if the colour
+    # could be a full SHIFT stickier there charged each of them more than the dent can repay, and
+    # the walks of a dented colour went down instead of up (a dent in 0 of 40 clogging sessions)
+    reach = [(np.minimum(p, np.float32(SHIFT)), np.minimum(1 - p, np.float32(SHIFT))) for p in (p_new, p_held)]
+    # along a curve, the variance at rates kept within [SHIFT, 1 - SHIFT]: the walk's Gaussian steps
+    # stand for a binomial only while its rate is not near 0 or 1 (one piece falling where the curve
+    # expects one in a million would otherwise be a jump no level holds; a clogged tower read so
+    # raised alarms in every session); the residuals stay at the curve's own rates (unbiased)
+    new_var, held_var = (
+        q * (1 - q) for q in (np.clip(p, np.float32(SHIFT), np.float32(1 - SHIFT)) if along_curve else p
+                              for p in (p_new, p_held))
+    )
     # the toss's totals over colours (the residual and variance are linear in the counts, so from
     # the row sums: one pass over each grid instead of one per colour)
     tossed_all, held_all = (a.sum(axis=1, dtype=np.float32)[:, None] for a in (tossed, held))
@@ -129,15 +140,15 @@ def change_alarms(
     del toss_variance
 
     def contrast(rows: slice, cols: slice) -> tuple[Floats, Floats, Floats]:
-        """Each colour's contrast with its toss-mates, its variance and the shift's signal (single
-        precision: a million tosses' arrays stay at 4 MB per colour)."""
+        """Each colour's contrast with its toss-mates, its variance and the shift's signal, stickier
+        then looser (single precision: a million tosses' arrays stay at 4 MB per colour)."""
         i, b = tossed[rows, cols].astype(np.float32), held[rows, cols].astype(np.float32)
         residual = out[rows, cols] - i * p_new[rows] - b * p_held[rows]
         variance = i * new_var[rows] + b * held_var[rows]
         share = variance / safe_total[rows]
         kept = 1 - share
-        return (residual - share * toss_residual[rows], variance * kept,
-                np.float32(SHIFT) * (i + b) * kept)
+        signal = [(i * reach[0][d][rows] + b * reach[1][d][rows]) * kept for d in range(len(_DIRECTIONS))]
+        return residual - share * toss_residual[rows], variance * kept, np.concatenate(signal, axis=1)
 
     codes = game - int(game.min())
     spread = _dispersions(contrast, colours, codes, segment, looks.size)
@@ -147,16 +158,17 @@ def change_alarms(
         """The walks' increments, stickier then looser for each colour of ``cols``: per direction
         (+-signal * difference - signal^2 / 2) / variance, over the toss's basis over-dispersion."""
         differences, variance, signal = contrast(rows, cols)
-        silent = variance <= 0
-        gain = signal * differences
-        gain /= np.maximum(variance, np.float32(1e-12))
-        cost = signal * signal
-        cost /= np.maximum(variance, np.float32(1e-12)) * np.float32(2.0)
-        gain[silent] = 0.0
-        cost[silent] = 0.0
-        gain *= scale[rows]
-        cost *= scale[rows]
-        return np.concatenate([gain * np.float32(sign) - cost for sign, _ in _DIRECTIONS], axis=1)
+        weight = scale[rows] / np.maximum(variance, np.float32(1e-12))
+        weight[variance <= 0] = 0.0
+        width = differences.shape[1]
+        result: Floats = np.empty_like(signal)
+        for d, (sign, _) in enumerate(_DIRECTIONS):
+            shift, walk = (a[:, d * width: (d + 1) * width] for a in (signal, result))
+            np.multiply(shift, np.float32(-0.5), out=walk)
+            walk += differences if sign > 0 else -differences
+            walk *= shift
+            walk *= weight
+        return result
 
     blocks = [slice(start, min(start + BLOCK_ROWS, tosses)) for start in range(0, tosses, BLOCK_ROWS)]
     crossed = _crossing_walks(blocks, lambda rows: steps(rows, slice(None)), 2 * colours)

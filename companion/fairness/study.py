@@ -31,7 +31,7 @@ import numpy as np
 
 from companion import COLOURS
 from companion.fairness.monitor import LayerMonitor, monitor_layer
-from companion.fairness.study_tower import StudyGrids, StudyTower, game_index, play
+from companion.fairness.study_tower import StudyGrids, StudyTower, play
 
 PILOT_TOSSES = 480
 DENT_AT = 312
@@ -63,7 +63,7 @@ def judge(grids: StudyGrids, session: int, upto: int | None = None) -> LayerMoni
     held, tossed, out = (
         a[session, :n].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out)
     )
-    return monitor_layer(held, tossed, out, game_index(n))
+    return monitor_layer(held, tossed, out, grids.games(n))
 
 
 def sessions_of(

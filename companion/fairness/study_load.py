@@ -1,11 +1,21 @@
 """The extended error-rate study: the audit's game-shaped tower, whose tables favour some colours and
 whose grip depends on how full it is (issue 27).
 
-Run: ``python -m companion.fairness.study_load [--sessions 60] [--seed 11] [--loads -0.08 -0.15]``
+Run: ``python -m companion.fairness.study_load [--sessions 60] [--seed 11] [--loads -0.08 -0.15 0]``
 (figures in docs/fairness.md). The tower is ``study_tower`` with p_new 0.78, p_held 0.50, colour
 weights per session from Dirichlet(5) (``preferences``) and both rates shifted by ``load`` on the
 logit scale per piece held (``load_logit``). Every session is judged by ``monitor.monitor_layer``,
-the function the report uses. Per load it measures:
+the function the report uses.
+
+**12-round games** (``study_tower.REAL_GAME_TOSSES``: 3 seasons of 4 rounds, the real game and the
+product's own games). The tower starts each game empty, so the game length decides how full a
+tower that grips harder when fuller gets: in 48-toss games it held on average about 110 pieces at
+-0.08 and 200 at -0.15 (from the middle of a game almost nothing fell), in 12-toss games about 8
+and 23 -- the audit's "clogging tower, about 23 pieces held" at -0.15. So the audit's tower plays
+12 rounds a game (its "48-toss games" most likely count 4 players' tosses over 12 rounds). The
+mean fill per load is printed with each load's figures, so this can be checked on every run.
+
+Per load it measures:
 
 1. **Promise**: what the report promises per stage after a 480-toss pilot of the fair tower (``L1``
    tossed-in keshis, ``L2`` keshis already inside; ``L`` the later one within ``LONGEST`` tosses).
@@ -30,7 +40,7 @@ from collections.abc import Callable
 import numpy as np
 
 from companion.fairness.study import DENT_AT, PILOT_TOSSES, caught, judge, sessions_of, share
-from companion.fairness.study_tower import StudyTower, play
+from companion.fairness.study_tower import REAL_GAME_TOSSES, StudyTower, play
 
 DENT_WINDOW = 600
 PREFERENCES = 5.0
@@ -40,9 +50,10 @@ LONGEST = 15_000
 
 
 def tower(load: float, new_shift: float = 0.0, held_shift: float = 0.0, shift_from: int = 0) -> StudyTower:
-    """The audit's tower with ``load`` logit shift per piece held (shifts: one colour per session)."""
+    """The audit's tower, 12-round games, with ``load`` logit shift per piece held (shifts: one colour
+    per session)."""
     return StudyTower(p_new=0.78, p_held=0.50, preferences=PREFERENCES, load_logit=load, new_shift=new_shift,
-                      held_shift=held_shift, shift_from=shift_from)
+                      held_shift=held_shift, shift_from=shift_from, tosses_per_game=REAL_GAME_TOSSES)
 
 
 def promised(load: float, rng: np.random.Generator) -> dict[str, int | None]:
@@ -92,7 +103,7 @@ def run(sessions: int, seed: int, loads: list[float], report: Callable[[str], No
 
 
 def _mean_held(load: float, rng: np.random.Generator) -> float:
-    """The tower's mean fill level over 10 games (how clogged this load makes it)."""
+    """The tower's mean fill level over 4 sessions of 480 tosses (how clogged this load makes it)."""
     grids = play(tower(load), 4, 480, rng)
     return float(grids.held_before.sum(axis=2).mean())
 
@@ -102,8 +113,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="error rates on a tower with favoured colours and a load effect")
     parser.add_argument("--sessions", type=int, default=60, help="sessions per setting (default 60)")
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--loads", type=float, nargs="+", default=[-0.08, -0.15],
-                        help="logit shifts per piece held (default -0.08 -0.15)")
+    parser.add_argument("--loads", type=float, nargs="+", default=[-0.08, -0.15, 0.0],
+                        help="logit shifts per piece held (default -0.08 -0.15 0: the audit's two and none)")
     args = parser.parse_args()
     run(args.sessions, args.seed, args.loads)
 

@@ -7,7 +7,9 @@ import pytest
 
 from companion import COLOURS
 from companion.fairness.change import _first_alarm, change_alarms, describe, threshold
-from companion.fairness.sequential import look_points
+from companion.fairness.fill_level import fill_log
+from companion.fairness.monitor import look_curves, look_rates
+from companion.fairness.sequential import look_points, prepare
 from companion.fairness.study_tower import StudyTower, game_index, play
 
 
@@ -37,3 +39,23 @@ def test_the_alarm_starts_after_the_walks_lowest_point() -> None:
     assert (alarm_toss, start_toss, statistic) == (5, 4, pytest.approx(10.0))
     assert _first_alarm(walk, np.full(6, 100.0)) is None
     assert threshold(np.array([0.0]))[0] < threshold(np.array([10_000.0]))[0]
+
+
+def test_a_dent_in_a_clogging_tower_is_found_within_600_tosses() -> None:
+    """The audit's clogging tower (-0.15 logit per piece held, 12-toss games: late in a game a held
+    piece falls a few times in a hundred) with one colour 10 points stickier from toss 312: walked as
+    if the colour could be a full 10 points stickier at every toss, the dented colour's walks went
+    down, and the dent was found by toss 912 in 0 of 8 of these sessions."""
+    tower = StudyTower(p_new=0.78, p_held=0.5, load_logit=-0.15, tosses_per_game=12, preferences=5.0,
+                       new_shift=-0.1, held_shift=-0.1, shift_from=312)
+    dented = np.arange(8) % len(COLOURS)
+    grids = play(tower, 8, 912, np.random.default_rng(6), dented)
+    looks = look_points(912)
+    found = 0
+    for s in range(8):
+        held, tossed, out = (a[s].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out))
+        game = grids.games()
+        curves = look_curves(fill_log(held, tossed, out, game, looks), len(looks))
+        alarms = change_alarms(held, tossed, out, game, look_rates(prepare(held, tossed, out, game)), curves)
+        found += any(a.colour == COLOURS[dented[s]] and a.direction == "stickier" for a in alarms)
+    assert found >= 6
