@@ -161,18 +161,18 @@ def _pieces(mask: npt.NDArray[np.uint8], min_area: float) -> list[npt.NDArray[np
 def foreground(log_refl: features.FloatImage, threshold: float, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """Pixels that differ from the floor (or are clipped where the floor is not), cleaned by morphology.
 
-    Written with OpenCV range tests on all three channels at once rather than numpy reductions: this
-    runs on every pixel of every frame and is the bulk of the detection time.
+    Written with OpenCV range tests on all three channels at once rather than numpy reductions, and
+    the test for clipped highlights only when something clips: this runs on every pixel of every frame.
     """
-    near_floor = cv2.inRange(log_refl, (-threshold,) * 3, (threshold,) * 3)  # 255: every channel near 0
-    not_brighter = cv2.inRange(log_refl, (-np.inf,) * 3, (0.02,) * 3)  # 255: no channel lighter than floor
+    differs = cv2.bitwise_not(cv2.inRange(log_refl, (-threshold,) * 3, (threshold,) * 3))  # 255: off the floor
     unclipped = cv2.inRange(frame, (0, 0, 0), (features.CLIPPED - 1,) * 3)  # 255: no channel clipped
-    differs = cv2.bitwise_not(near_floor)
-    glare = cv2.bitwise_not(cv2.bitwise_or(unclipped, not_brighter))  # clipped and lit
-    mask = cv2.bitwise_or(differs, glare) // 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    return np.asarray(closed, dtype=np.uint8)
+    if cv2.countNonZero(unclipped) < unclipped.size:  # clipped pixels count where lighter than the floor
+        not_brighter = cv2.inRange(log_refl, (-np.inf,) * 3, (0.02,) * 3)  # 255: no channel lighter
+        differs = cv2.bitwise_or(differs, cv2.bitwise_not(cv2.bitwise_or(unclipped, not_brighter)))
+    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    opened = cv2.morphologyEx(differs, cv2.MORPH_OPEN, ellipse)
+    closed = np.asarray(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, ellipse), np.uint8)
+    return np.bitwise_and(closed, 1, out=closed)  # 0 / 1 (a bit test, not numpy's slow division by 255)
 
 
 def piece_feature(log_refl: features.FloatImage, piece: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:
@@ -197,8 +197,8 @@ def calibrate(
     height, width = empty.shape[:2]
     inverse = features.sensor_matrix(camera.colour_matrix if camera else None)
     floor_small = features.coarse(features.sensor_signal(empty, inverse))
-    floor = features.expand(floor_small, width, height)
-    empty_refl = features.log_reflectance(features.sensor_signal(empty, inverse), floor, np.zeros(3, np.float32))
+    log_floor = np.log(features.expand(floor_small, width, height))
+    empty_refl = features.log_reflectance(features.sensor_signal(empty, inverse), log_floor)
     noise = float(np.percentile(np.abs(empty_refl).max(axis=2), 99.9))
     threshold = max(MIN_THRESHOLD, 2.5 * noise)
 
@@ -216,8 +216,8 @@ def calibrate(
                 )
             signal = features.sensor_signal(frame, inverse)
             camera_small = features.coarse(frame)
-            gain, _ = features.light_gain(features.coarse(signal), floor_small, camera_small)
-            refl = features.log_reflectance(signal, floor, gain)
+            gain, _ = features.light_gain(features.floor_log_ratio(features.coarse(signal), floor_small), camera_small)
+            refl = features.log_reflectance(signal, log_floor + gain)
             for piece in _pieces(foreground(refl, threshold, frame), min_area=400):
                 samples.append(piece_feature(refl, piece))
                 areas.append(float(piece.sum()))

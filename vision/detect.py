@@ -173,15 +173,15 @@ class Detector:
         self._check(frame)
         signal = features.sensor_signal(frame, self._inverse)
         camera_small = features.coarse(frame)
-        signal_small = features.coarse(signal)
-        light_gain, known = features.light_gain(signal_small, self._floor_small, camera_small)
-        field = features.light_field(signal_small, self._floor_small, light_gain, known)
+        log_ratio_small = features.floor_log_ratio(features.coarse(signal), self._floor_small)
+        light_gain, known = features.light_gain(log_ratio_small, camera_small)
+        field = features.light_field(log_ratio_small, light_gain, known)
         # the floor as this frame's light shows it: one full-size image instead of floor and gain apart
-        lit_floor = features.expand(self._floor_small * np.exp(field), self.calibration.width, self.calibration.height)
-        refl = features.log_reflectance(signal, lit_floor)
+        log_floor = features.log_lit_floor(self._floor_small, field, self.calibration.width, self.calibration.height)
+        refl = features.log_reflectance(signal, log_floor)
         # without a matrix the floor model is the camera's own linear sRGB, comparable with its codes;
         # in a sensor's space it is not: there clipping shows through ``known`` only
-        blind = features.saturated_floor(frame, lit_floor) if self._linear_srgb else np.zeros(frame.shape, bool)
+        blind = features.saturated_floor(frame, log_floor) if self._linear_srgb else np.zeros(frame.shape, bool)
         blind[:, :, ~known] = True  # a channel whose floor clips tells nothing anywhere in this frame
         seen = frame  # as the camera gave it: a piece clipped over a clipped floor is still clipped
         if blind.any():

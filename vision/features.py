@@ -10,6 +10,8 @@ falloff, which divides out with the floor.
 
 from __future__ import annotations
 
+from functools import cache
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +37,8 @@ _codes = np.arange(256, dtype=np.float64) / 255.0
 SRGB_TO_LINEAR = (
     np.where(_codes <= 0.04045, _codes / 12.92, ((_codes + 0.055) / 1.055) ** 2.4) * LINEAR_SCALE
 ).astype(np.float32)
+#: ``SRGB_TO_LINEAR`` held at 1 or more, as the log ratios need: the no-matrix signal in one lookup.
+_SIGNAL_TABLE = np.maximum(SRGB_TO_LINEAR, 1.0).reshape(1, 256)
 
 
 def sensor_matrix(colour_matrix: list[list[float]] | None) -> npt.NDArray[np.float32]:
@@ -61,10 +65,10 @@ def sensor_signal(frame: npt.NDArray[np.uint8], inverse: npt.NDArray[np.float32]
     the matrix (``inverse``, from ``sensor_matrix``) restores the gain model; with the identity (no
     matrix known) only the curve is undone.
     """
-    linear = cv2.LUT(frame, SRGB_TO_LINEAR.reshape(1, 256))
-    if not np.array_equal(inverse, np.eye(3, dtype=np.float32)):
-        linear = cv2.transform(linear, inverse)
-    return np.asarray(np.maximum(linear, 1.0), np.float32)
+    if np.array_equal(inverse, np.eye(3, dtype=np.float32)):
+        return np.asarray(cv2.LUT(frame, _SIGNAL_TABLE), np.float32)
+    mixed = np.asarray(cv2.transform(cv2.LUT(frame, SRGB_TO_LINEAR.reshape(1, 256)), inverse), np.float32)
+    return np.maximum(mixed, 1.0, out=mixed)
 
 
 def coarse(frame: Signal) -> FloatImage:
@@ -79,8 +83,14 @@ def expand(floor_small: FloatImage, width: int, height: int) -> FloatImage:
     return np.asarray(cv2.resize(floor_small, (width, height), interpolation=cv2.INTER_LINEAR), np.float32)
 
 
+def floor_log_ratio(frame_small: FloatImage, floor_small: FloatImage) -> FloatImage:
+    """Per coarse cell and channel, ``log(frame / floor)``: what ``light_gain`` and ``light_field`` read
+    the frame's light from (computed once for both)."""
+    return np.asarray(np.log(frame_small / floor_small), np.float32)
+
+
 def light_gain(
-    frame_small: FloatImage, floor_small: FloatImage, camera_small: FloatImage | None = None
+    log_ratio_small: FloatImage, camera_small: FloatImage
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
     """Per-channel log gain of this frame's light relative to the calibration light.
 
@@ -88,12 +98,12 @@ def light_gain(
     in that channel, the second only over cells within ``FLOOR_BAND`` of the first estimate, so
     pieces covering part of the tray do not pull it. If the floor is clipped almost everywhere in a
     channel (very bright, very warm or cool light) the gain is only known to be at least 255/floor:
-    the second result marks the channels whose gain is known. ``camera_small`` is the coarse 8-bit
-    frame when ``frame_small`` is a sensor signal (``sensor_signal``), to see where it clips.
+    the second result marks the channels whose gain is known. ``log_ratio_small`` is
+    ``floor_log_ratio`` of the coarse frame; ``camera_small`` the coarse 8-bit frame, where clipping
+    shows (a sensor signal, ``sensor_signal``, hides it).
     """
-    log_ratio = np.log(frame_small / floor_small).reshape(-1, 3)
-    eight_bit = frame_small if camera_small is None else camera_small  # clipping shows in the camera's codes
-    unclipped = eight_bit.reshape(-1, 3) < CLIPPED - 2
+    log_ratio = log_ratio_small.reshape(-1, 3)
+    unclipped = camera_small.reshape(-1, 3) < CLIPPED - 2
     gain = np.empty(3, dtype=np.float32)
     known = unclipped.mean(axis=0) >= KNOWN_SHARE
     for channel in range(3):
@@ -119,8 +129,18 @@ FIELD_BAND = 0.06
 FIELD_FLAT = 0.04
 
 
+@cache
+def _design(h: int, w: int) -> npt.NDArray[np.float64]:
+    """The quadratic surface's design matrix over an ``h`` x ``w`` grid (x, y scaled to -1..1), once per size."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    x, y = (xx.ravel() / max(1, w - 1)) * 2 - 1, (yy.ravel() / max(1, h - 1)) * 2 - 1
+    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+    design.flags.writeable = False
+    return design
+
+
 def light_field(
-    frame_small: FloatImage, floor_small: FloatImage, gain: npt.NDArray[np.float32], known: npt.NDArray[np.bool_]
+    log_ratio_small: FloatImage, gain: npt.NDArray[np.float32], known: npt.NDArray[np.bool_]
 ) -> FloatImage:
     """Per coarse cell and channel, the log gain of this frame's light: ``gain`` made to vary smoothly.
 
@@ -130,48 +150,59 @@ def light_field(
     (x, y) is fitted to the log ratio of frame and floor over the cells that look like floor, refitted
     three times keeping only cells within ``FIELD_BAND`` of the surface (pieces are outliers). Channels
     whose gain is not known keep the constant ``gain``, and light even within ``FIELD_FLAT`` keeps it
-    everywhere.
+    everywhere. ``log_ratio_small``: ``floor_log_ratio`` of the coarse frame.
     """
-    h, w = frame_small.shape[:2]
-    log_ratio = np.log(frame_small / floor_small).reshape(-1, 3)
-    yy, xx = np.mgrid[0:h, 0:w]
-    x, y = (xx.ravel() / max(1, w - 1)) * 2 - 1, (yy.ravel() / max(1, h - 1)) * 2 - 1
-    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+    h, w = log_ratio_small.shape[:2]
+    log_ratio = log_ratio_small.reshape(-1, 3)
+    design = _design(h, w)
     fit = np.broadcast_to(gain, log_ratio.shape).astype(np.float64)
-    inlier = (np.abs(log_ratio - gain)[:, known] < 2 * FLOOR_BAND).all(axis=1)
+    seen = log_ratio[:, known]  # the channels whose gain is known decide which cells are floor
+    inlier = (np.abs(seen - gain[known]) < 2 * FLOOR_BAND).all(axis=1)
     for _ in range(3):
         if inlier.sum() < 60:
             break
         used = design[inlier]  # normal equations: a 6x6 solve, far cheaper than lstsq's SVD here
         coef = np.linalg.solve(used.T @ used + np.eye(6) * 1e-6, used.T @ log_ratio[inlier])
         candidate = design @ coef
-        inlier = (np.abs(log_ratio - candidate)[:, known] < FIELD_BAND).all(axis=1)
+        inlier = (np.abs(seen - candidate[:, known]) < FIELD_BAND).all(axis=1)
         fit = np.where(known, candidate, gain)
     if float(np.ptp(fit, axis=0).max()) < FIELD_FLAT:  # even light: keep the one robust gain, unperturbed
         fit = np.broadcast_to(gain, log_ratio.shape)
     return np.asarray(fit.reshape(h, w, 3), np.float32)
 
 
-def saturated_floor(frame: npt.NDArray[np.uint8], lit_floor: FloatImage) -> npt.NDArray[np.bool_]:
-    """Per pixel and channel: clipped in the frame where the floor itself (``lit_floor``: the floor
-    model under this frame's light, in the camera's linear sRGB) would be near clipping.
+def log_lit_floor(floor_small: FloatImage, field: FloatImage, width: int, height: int) -> FloatImage:
+    """``log`` of the floor as this frame's light shows it (``field``: ``light_field``), at full size.
+
+    Taken at the coarse grid and then upsampled: one full-size image, no full-size ``exp``, divide or
+    ``log`` of the floor (the floor is smooth at the grid's scale, so the log of the upsampled floor
+    and the upsampled log differ by far less than the sensor's noise).
+    """
+    return expand(np.asarray(np.log(floor_small) + field, np.float32), width, height)
+
+
+#: ``log`` of the linear floor level at and above which a clipped pixel says nothing (``saturated_floor``).
+_LOG_NEAR_CLIPPING = float(np.log(SRGB_TO_LINEAR[CLIPPED - 15]))
+
+
+def saturated_floor(frame: npt.NDArray[np.uint8], log_floor: FloatImage) -> npt.NDArray[np.bool_]:
+    """Per pixel and channel: clipped in the frame where the floor itself (``log_floor``: ``log`` of the
+    floor model under this frame's light, in the camera's linear sRGB) would be near clipping.
 
     There the log reflectance says nothing (a piece brighter than the floor and the floor look the
     same), so the detector sets it to 0 rather than mistake the clipped floor for pieces.
     """
-    return np.asarray((frame >= CLIPPED) & (lit_floor >= SRGB_TO_LINEAR[CLIPPED - 15]))
+    clipped = frame >= CLIPPED
+    if not clipped.any():  # most frames: nothing clips, no full-size comparison of the floor
+        return clipped
+    return np.asarray(clipped & (log_floor >= _LOG_NEAR_CLIPPING))
 
 
-def log_reflectance(frame: Signal, floor: FloatImage, gain: npt.NDArray[np.float32] | None = None) -> FloatImage:
-    """Per-pixel, per-channel ``log(frame / floor) - gain``: 0 on the floor under any light.
+def log_reflectance(signal: FloatImage, log_floor: FloatImage) -> FloatImage:
+    """Per-pixel, per-channel ``log(frame) - log_floor``: 0 on the floor under any light.
 
-    ``gain`` is one log gain per channel; without it ``floor`` is already the floor as this frame's
-    light shows it (the detector folds its light field into the floor, saving a full-size pass).
+    ``log_floor`` is ``log`` of the floor as this frame's light shows it (the detector's
+    ``log_lit_floor``; calibration's floor plus its frame's one gain per channel).
     """
-    blurred = cv2.GaussianBlur(frame, (3, 3), 0)
-    # 8-bit frames need a floor of 1 before the log; a sensor signal is already float and >= 1
-    smooth = blurred if blurred.dtype == np.float32 else np.maximum(blurred.astype(np.float32), 1.0)
-    out = np.asarray(cv2.log(cv2.divide(smooth, floor)), np.float32)
-    if gain is not None:
-        out -= gain.reshape(1, 1, 3).astype(np.float32)
-    return out
+    # a sensor signal (``sensor_signal``) is >= 1, and so is its blur: the log is defined everywhere
+    return np.asarray(cv2.subtract(cv2.log(cv2.GaussianBlur(signal, (3, 3), 0)), log_floor), np.float32)
