@@ -13,7 +13,8 @@ the tower (or confirm it is empty); a release may name pieces nobody believed in
 table's count wins); after every release, and every undo of one, the tower service is told what the
 game says the tower holds (its Pi estimate, or the simulated tower). One toss per round: a second is
 refused while the tower tumbles or its result waits, and undoing a confirmed release brings that
-result back for Confirm / Correct.
+result back for Confirm / Correct. An imported game's moves are its history: Undo takes back only
+what was played after the import (a finished imported game offers none).
 
 Games other than Marrakesh (Morocco, Sabika: ``companion.table.kinds``) go through the same store,
 versions, idempotency keys, undo by replay, events and log; their engine is reached through the
