@@ -33,13 +33,15 @@ MAX_STEPS = 600
 LEFT_TO_ASK = re.compile(r"^provision\.\d+\.points$")
 #: The river's spaces, up to its jetty (as the Board page's own test enters them).
 RIVER = ("plain", "plain", "rapid:1_point", "jetty")
-#: Waits run in the page, checked every animation frame (``expect`` polls 100, 250, 500 ms apart, which
-#: over a game's 200-odd steps was most of this test's time): the host's screen moved on from event ``old``
-#: and is not busy (a one-tap choice sends two requests) ...
+#: Waits run in the page, checked every ``POLL_MS`` (``expect`` polls 100, 250, 500 ms apart, which over a
+#: game's 200-odd steps was most of this test's time; an animation-frame poll is slower still, as a page
+#: that is not in front gets few frames): the host's screen moved on from event ``old`` and is not busy
+#: (a one-tap choice sends two requests) ...
 MOVED_ON = """(old) => { const game = document.getElementById("game");
   return game.dataset.eventId !== old && game.dataset.busy !== "yes"; }"""
 #: ... and a watching phone shows event ``id``.
 SHOWS = """(id) => document.getElementById("game").dataset.eventId === id"""
+POLL_MS = 20
 
 
 def screenshot(page: Page, name: str) -> None:
@@ -199,10 +201,10 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
                 screenshot(host, "game-11-season-scoring")
             questions += bool(seen["question"])
             take_first_legal_option(host, corrected, seen)
-            host.wait_for_function(MOVED_ON, arg=event_id, timeout=10_000)
+            host.wait_for_function(MOVED_ON, arg=event_id, timeout=10_000, polling=POLL_MS)
             # every change (an action, a tower result) reaches the watching phone, pushed
             latest = game.get_attribute("data-event-id") or ""
-            watcher.wait_for_function(SHOWS, arg=latest, timeout=WATCHER_WAIT_MS)
+            watcher.wait_for_function(SHOWS, arg=latest, timeout=WATCHER_WAIT_MS, polling=POLL_MS)
             assert not watcher.locator("#screen button").count()  # watchers get no action buttons
 
         expect(host.locator("#screen-title")).to_have_text("Final scoring")
