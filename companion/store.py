@@ -1,7 +1,8 @@
 """The SQLite store in the instance folder: versioned migrations, WAL, one connection per store.
 
-Each concern owns its tables and ships them as a *component* with an ordered tuple of migration
-scripts (``COMPONENT`` and ``MIGRATIONS`` in its schema module, listed in ``MIGRATION_MODULES``).
+Each concern owns its tables and ships them as a *component* with an ordered tuple of migrations
+(``COMPONENT`` and ``MIGRATIONS`` in its schema module, listed in ``MIGRATION_MODULES``): each an SQL
+script, or a Python step given the connection (a backfill SQL alone cannot work out, such as a replay).
 ``schema_migrations`` records which scripts of which component have run, so each runs exactly once,
 in order, inside a transaction; a reopened store keeps its data and runs only what is new.
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 import importlib
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,9 @@ from companion.errors import StoreError
 from companion.i18n import Msg
 from companion.instance_files import private_database
 
-#: Schema modules, each defining ``COMPONENT: str`` and ``MIGRATIONS: tuple[str, ...]``.
+#: One migration: an SQL script, or a Python step that changes the database through the connection it is given.
+Migration = str | Callable[[sqlite3.Connection], None]
+#: Schema modules, each defining ``COMPONENT: str`` and ``MIGRATIONS: tuple[Migration, ...]``.
 MIGRATION_MODULES: tuple[str, ...] = ("companion.store_schema", "companion.table.game_records",
                                      "companion.publish.schema", "companion.table.board_profile_records",
                                      "companion.table.seat_records")
@@ -70,21 +73,24 @@ class Store:
             for module_name in MIGRATION_MODULES:
                 module = importlib.import_module(module_name)
                 component: str = module.COMPONENT
-                scripts: Sequence[str] = module.MIGRATIONS
+                scripts: Sequence[Migration] = module.MIGRATIONS
                 done = self.schema_version(component)
                 for version, script in enumerate(scripts, start=1):
                     if version <= done:
                         continue
                     self._conn.execute("BEGIN IMMEDIATE")
                     try:
-                        for statement in _statements(script):
-                            self._conn.execute(statement)
+                        if callable(script):
+                            script(self._conn)
+                        else:
+                            for statement in _statements(script):
+                                self._conn.execute(statement)
                         self._conn.execute(
                             "INSERT INTO schema_migrations (component, version) VALUES (?, ?)",
                             (component, version),
                         )
                         self._conn.execute("COMMIT")
-                    except sqlite3.Error:
+                    except BaseException:  # a Python step may fail otherwise than SQLite: nothing of it stays
                         self._conn.execute("ROLLBACK")
                         raise
                     ran.append((component, version))

@@ -9,7 +9,10 @@ them are all the SQL the table service runs on its games. A write takes the open
   seating (colours chosen at the table), the table PIN, a ``version`` that grows by one with every
   accepted change (action or undo), the latest tower result waiting to be confirmed, the game-start
   tower check (``tower_check``) and the last season scoring until acknowledged (``season_scoring``);
-  ``kind`` names the game (``marrakesh``, ``morocco``, ``sabika``: ``companion.table.kinds``).
+  ``kind`` names the game (``marrakesh``, ``morocco``, ``sabika``: ``companion.table.kinds``); what the games
+  list shows is kept here too, so the list reads rows only (``companion.table.game_summary``): ``moves``
+  (the actions that are not the table's answers), ``winners`` (JSON names, NULL until finished) and
+  ``imported`` (how many actions came with an import: the history Undo leaves alone).
 * ``game_log`` — every accepted change in order: ``kind`` is ``action`` (with the action's JSON) or
   ``undo``; the game is the replay of the actions left after folding the undos. An idempotency key
   is unique per game, so a retried request is recognised and applied once.
@@ -24,12 +27,14 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from companion.table import game_summary
+
 if TYPE_CHECKING:  # the store imports this module (its migrations): only a type here
-    from companion.store import Store
+    from companion.store import Migration, Store
 
 COMPONENT = "games"
 
-MIGRATIONS: tuple[str, ...] = (
+MIGRATIONS: tuple[Migration, ...] = (
     """
     CREATE TABLE games (
         id TEXT PRIMARY KEY,
@@ -77,6 +82,14 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'marrakesh'
     """,
+    # issue 25: what the games list shows, kept in the row when a change commits (listing replayed every
+    # finished game and read every log); games stored before get theirs from the backfill next
+    """
+    ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN winners TEXT;
+    ALTER TABLE games ADD COLUMN imported INTEGER NOT NULL DEFAULT 0
+    """,
+    game_summary.backfill,
 )
 
 #: The game columns that hold one JSON value the service replaces whole (None stores NULL).
@@ -86,13 +99,16 @@ JSON_STATE_COLUMNS = frozenset({"tower_result", "tower_check", "season_scoring"}
 # -- games --------------------------------------------------------------------------------------
 def insert_game(db: sqlite3.Connection, *, game_id: str, title: str, now: float, created_at: float, edition: str,
                 setup: dict[str, Any], seating: list[dict[str, Any]], pin: str, version: int, actions: int,
-                finished: bool, tower_check: dict[str, Any] | None, kind: str) -> None:
-    """A new game's row, changed ``now``; ``created_at`` is when it was played (an imported game's own date)."""
+                finished: bool, tower_check: dict[str, Any] | None, kind: str, moves: int, winners: str | None,
+                imported: int) -> None:
+    """A new game's row, changed ``now``; ``created_at`` is when it was played (an imported game's own date);
+    ``winners`` is the column's JSON (``game_summary.winners_column``)."""
     db.execute(
         "INSERT INTO games (id, title, created_at, updated_at, edition, setup, seating, pin, version,"
-        " actions, finished, tower_check, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " actions, finished, tower_check, kind, moves, winners, imported)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (game_id, title, created_at, now, edition, json.dumps(setup), json.dumps(seating), pin, version, actions,
-         int(finished), json.dumps(tower_check) if tower_check else None, kind),
+         int(finished), json.dumps(tower_check) if tower_check else None, kind, moves, winners, imported),
     )
 
 
@@ -134,27 +150,12 @@ def unanswered_tosses(store: Store) -> list[tuple[str, dict[str, Any]]]:
 
 
 def summary_rows(store: Store) -> list[sqlite3.Row]:
-    """Every stored game, newest change first, with what the games list shows (no log read)."""
+    """Every stored game, newest change first, with what the games list shows (its row only: no log read,
+    no replay)."""
     return store.query(
         "SELECT id, title, created_at, updated_at, edition, json_extract(setup, '$.expansions') AS expansions,"
-        " seating, actions, finished, kind FROM games ORDER BY updated_at DESC"
+        " seating, actions, finished, kind, moves, winners FROM games ORDER BY updated_at DESC"
     )
-
-
-def answer_counts(store: Store) -> dict[str, int]:
-    """game id -> how many of its current log's actions are the table's answers to printed-value questions
-    (an undo takes back the action before it, as the replay does)."""
-    rows = store.query("SELECT game_id, kind, json_extract(action, '$.type') AS type FROM game_log"
-                       " ORDER BY game_id, seq")
-    stacks: dict[str, list[bool]] = {}
-    for r in rows:
-        stack = stacks.setdefault(str(r["game_id"]), [])
-        if r["kind"] == "undo":
-            if stack:
-                stack.pop()
-        else:
-            stack.append(r["type"] == "answer")
-    return {game_id: sum(stack) for game_id, stack in stacks.items()}
 
 
 def pins(store: Store, game_ids: Sequence[str]) -> dict[str, str]:
@@ -194,17 +195,19 @@ def log_entries(store: Store, game_id: str) -> list[tuple[str, Any, dict[str, An
 
 def append_change(db: sqlite3.Connection, game_id: str, *, version: int, kind: str,
                   action: dict[str, Any] | None, meta: dict[str, Any] | None, key: str | None, now: float,
-                  actions: int, finished: bool, json_state: dict[str, Any]) -> None:
+                  actions: int, finished: bool, moved: int, winners: str | None,
+                  json_state: dict[str, Any]) -> None:
     """One accepted change (``kind`` action or undo) as log row ``version``, and the game's counters
-    (plus any ``JSON_STATE_COLUMNS`` in ``json_state``) brought up to it."""
+    (plus any ``JSON_STATE_COLUMNS`` in ``json_state``) brought up to it: ``moved`` is what the change adds
+    to the moves (1, 0 for an answer, -1 for the undo of a move), ``winners`` the column's new JSON."""
     db.execute(
         "INSERT INTO game_log (game_id, seq, kind, action, meta, idempotency_key, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         (game_id, version, kind, json.dumps(action) if action else None, json.dumps(meta) if meta else None,
          key or None, now),
     )
-    db.execute("UPDATE games SET version = ?, actions = ?, finished = ?, updated_at = ? WHERE id = ?",
-               (version, actions, int(finished), now, game_id))
+    db.execute("UPDATE games SET version = ?, actions = ?, finished = ?, updated_at = ?, moves = moves + ?,"
+               " winners = ? WHERE id = ?", (version, actions, int(finished), now, moved, winners, game_id))
     for column, value in json_state.items():
         save_json(db, game_id, column, value)
 

@@ -13,7 +13,8 @@ the tower (or confirm it is empty); a release may name pieces nobody believed in
 table's count wins); after every release, and every undo of one, the tower service is told what the
 game says the tower holds (its Pi estimate, or the simulated tower). One toss per round: a second is
 refused while the tower tumbles or its result waits, and undoing a confirmed release brings that
-result back for Confirm / Correct.
+result back for Confirm / Correct. An imported game's moves are its history: Undo takes back only
+what was played after the import (a finished imported game offers none).
 
 Games other than Marrakesh (Morocco, Sabika: ``companion.table.kinds``) go through the same store,
 versions, idempotency keys, undo by replay, events and log; their engine is reached through the
@@ -41,6 +42,7 @@ from companion.store import StorageFull, Store
 from companion.table import (
     board_profile,
     game_records,
+    game_summary,
     keshi_box,
     kinds,
     log_words,
@@ -122,6 +124,7 @@ RESULT_WAITS = "The tower has already been tossed this round: confirm or correct
 STILL_TOSSING = "The tower is still tossing: wait for its result"
 IN_THE_TRAY = "The keshis are already in the tray: confirm or correct the tower's result first"
 AT_THE_START = "Nothing to take back: the game is at its start"
+IMPORTED_HISTORY = "Nothing to take back: the moves of an imported game stay as they were played"
 #: The longest name of a shared device ("The companion's screen" in any language fits).
 DEVICE_NAME_LENGTH = 40
 #: Who acts when a phone did not say (``LiveGame.who``).
@@ -160,12 +163,12 @@ class LiveGame:
     lines: list[tuple[str, dict[str, Any] | None]] = field(default_factory=list)
     #: each device's role at this game (device id -> ``seats.Role``), as stored in ``seat_records``
     devices: dict[str, Role] = field(default_factory=dict)
+    #: how many of the game's first actions came with its import: its history, which Undo leaves alone
+    imported: int = 0
 
     @property
     def names(self) -> list[str]:
-        if self.kind != MARRAKESH:
-            return [str(p.name) for p in self.game.players]
-        return self.game.player_names()
+        return game_summary.player_names(self.kind, self.game)
 
     @property
     def labels(self) -> list[str]:
@@ -197,11 +200,21 @@ class LiveGame:
             return False
         return True
 
+    def history_refusal_say(self) -> Msg | None:
+        """Why there is nothing to take back (the game is at its start, or every action left came with its
+        import: a game's history here starts at its import), or None when there is."""
+        if not self.game.log:
+            return Msg(AT_THE_START)
+        if len(self.game.log) <= self.imported:
+            return Msg(IMPORTED_HISTORY)
+        return None
+
     def undo_refusal_say(self, tower: TowerControl | None) -> Msg | None:
         """Why undo is impossible now, as a message (the view sends it in English and as data the phone
         renders in its language), or None when it is possible."""
-        if not self.game.log:
-            return Msg(AT_THE_START)
+        history = self.history_refusal_say()
+        if history is not None:
+            return history
         if self.is_tossing(tower):
             return Msg(STILL_TOSSING)
         if self.tower_result is not None:
@@ -317,7 +330,9 @@ class GameService:
         game_id = uuid.uuid4().hex[:10]
         pin = f"{secrets.randbelow(10_000):04d}"
         lines = lines or []
-        live = LiveGame(game_id, title, seating, pin, len(actions), game, kind=kind, lines=list(lines))
+        imported = len(actions) if how == "imported" else 0
+        live = LiveGame(game_id, title, seating, pin, len(actions), game, kind=kind, lines=list(lines),
+                        imported=imported)
         if kind == MARRAKESH and not game.finished:  # a game starts with an empty tower: the table empties it
             believed = self.tower.contents() if self.tower is not None else {}
             live.tower_check = {"needed": True, "believed_inside": {c: n for c, n in believed.items() if n},
@@ -329,7 +344,8 @@ class GameService:
                 db, game_id=game_id, title=title, now=now, created_at=now if played is None else played,
                 edition=game.to_dict().get("edition", "essential") if kind == MARRAKESH else kind,
                 setup=game.setup, seating=seating, pin=pin, version=live.version, actions=len(actions),
-                finished=bool(game.finished), tower_check=live.tower_check, kind=kind)
+                finished=bool(game.finished), tower_check=live.tower_check, kind=kind,
+                moves=game_summary.moves(actions), winners=game_summary.winners_column(kind, game), imported=imported)
             game_records.insert_actions(db, game_id, actions, metas, now)
             said = Msg("Game created: {title}", title=title) if how == "created" else Msg("Game imported: {title}",
                                                                                           title=title)
@@ -362,15 +378,12 @@ class GameService:
                     actions.append(action)
                     if kind != MARRAKESH:
                         lines.append((str(meta.get("label", "")), meta.get("say")))
-            if kind == MARRAKESH:
-                game = marrakesh_engine.replay(json.loads(row["setup"]), actions)
-            else:
-                game = kinds.adapter(kind).replay(json.loads(row["setup"]), actions)
+            game = game_summary.replay(kind, json.loads(row["setup"]), actions)
             live = LiveGame(row["id"], row["title"], json.loads(row["seating"]), row["pin"], row["version"], game,
                             game_records.json_column(row, "tower_result"),
                             game_records.json_column(row, "tower_check"),
                             game_records.json_column(row, "season_scoring"),
-                            kind=kind, lines=lines)
+                            kind=kind, lines=lines, imported=int(row["imported"]))
             live.devices = {r["device"]: Role(r["seat"], r["seat"] is None, r["label"])
                             for r in seat_records.devices(self.store, game_id)}
             self._games[game_id] = live
@@ -417,10 +430,10 @@ class GameService:
         return game_records.pins(self.store, game_ids)
 
     def summaries(self) -> list[dict[str, Any]]:
-        """Every stored game, newest change first: a finished game names its winners (rebuilt once, then kept
-        like an open one); ``moves`` leaves out the table's answers to printed-value questions."""
+        """Every stored game, newest change first, read from the games' rows alone (no game is rebuilt):
+        ``moves`` leaves out the table's answers to printed-value questions; a finished game names its
+        winners."""
         out = []
-        answers = game_records.answer_counts(self.store)
         for r in game_records.summary_rows(self.store):
             expansions = json.loads(r["expansions"]) if r["expansions"] and r["kind"] == MARRAKESH else []
             name = kinds.game_name(r["kind"])
@@ -429,21 +442,9 @@ class GameService:
                         "updated_at": r["updated_at"], "edition": r["edition"], "expansions": expansions,
                         "kind": r["kind"], "game_name": name, "variant": variant,
                         "players": [p["name"] for p in json.loads(r["seating"])],
-                        "actions": r["actions"], "finished": bool(r["finished"]),
-                        "moves": r["actions"] - answers.get(r["id"], 0),
-                        "winners": self._winner_names(r["id"]) if r["finished"] else []})
+                        "actions": r["actions"], "finished": bool(r["finished"]), "moves": r["moves"],
+                        "winners": json.loads(r["winners"]) if r["finished"] and r["winners"] else []})
         return out
-
-    def _winner_names(self, game_id: str) -> list[str]:
-        """The names of a finished game's winners ([] when the game cannot be rebuilt: the list still shows)."""
-        try:
-            live = self.get(game_id)
-        except Exception:  # noqa: BLE001 - one damaged game must not hide the games list
-            log.exception("game %s could not be rebuilt to name its winners", game_id)
-            return []
-        game = live.game
-        seats = game.winners() if live.kind == MARRAKESH else kinds.adapter(live.kind).winners(game)
-        return [live.names[i] if isinstance(i, int) else str(i) for i in seats]
 
     # -- changing --------------------------------------------------------------------------
     def act(self, game_id: str, action_data: Any, version: Any, key: str | None,
@@ -564,8 +565,9 @@ class GameService:
             replayed = self._replayed(live, key, version)
             if replayed is not None:
                 return replayed
-            if not live.game.log:
-                raise NotForThisGame(Msg(AT_THE_START))
+            history = live.history_refusal_say()
+            if history is not None:
+                raise NotForThisGame(history)
             taken = adapter.to_json(live.game.log[-1])
             what = live.last_label or "the last action"
             said = live.last_say
@@ -573,7 +575,7 @@ class GameService:
             try:
                 event = {**log_words.said(Msg("{player} took back: {what}", player=live.who(by), what=said)),
                          "undone_label": what, **_by(by, via), "undone": taken}
-                outcome = self._commit(live, "undo", None, key, None, event)
+                outcome = self._commit(live, "undo", None, key, None, event, undone=taken)
             except BaseException:
                 live.game.apply(adapter.parse_action(taken))
                 raise
@@ -635,9 +637,12 @@ class GameService:
             replayed = self._replayed(live, key, version)
             if replayed is not None:
                 return replayed
+            history = live.history_refusal_say()
+            if history is not None:
+                raise RuleError(history)
             refusal = live.undo_refusal_say(self.tower)
             if refusal is not None:
-                raise TowerRefusal(live.id, refusal) if live.game.log else RuleError(refusal)
+                raise TowerRefusal(live.id, refusal)
             taken = marrakesh_engine.to_json(live.game.log[-1])
             secret = taken["type"] == "select" and live.game.phase == "select"
             what = marrakesh_engine.taken_back_text(taken, live.names, secret)
@@ -653,7 +658,7 @@ class GameService:
                          "undone": None if secret else taken, "deltas": _deltas(before, live.game)}
                 unscored = live.season_scoring is not None and (
                     live.game.season != season or not live.game.finished and bool(live.season_scoring.get("final")))
-                outcome = self._commit(live, "undo", None, key, None, event,
+                outcome = self._commit(live, "undo", None, key, None, event, undone=taken,
                                        tower_result=restored if taken["type"] == "release" else _KEEP,
                                        season_scoring=None if unscored else _KEEP,
                                        uncorrect=restored.get("toss_id") if restored else None)
@@ -890,9 +895,11 @@ class GameService:
     def _commit(self, live: LiveGame, kind: str, action: dict[str, Any] | None, key: str | None,
                 meta: dict[str, Any] | None, event: dict[str, Any], *, tower_result: Any = None,
                 season_scoring: Any = None, uncorrect: str | None = None,
-                final: dict[str, Any] | None = None) -> Outcome:
-        """Write the log row, the event and the game's counters in one transaction.
+                final: dict[str, Any] | None = None, undone: dict[str, Any] | None = None) -> Outcome:
+        """Write the log row, the event and the game's counters in one transaction, with what the games
+        list shows of the game as it now is (its moves, its winners).
 
+        ``undone``: the action an undo takes back (JSON form).
         ``tower_result`` / ``season_scoring``: the new stored value (None clears it), or ``_KEEP``.
         ``uncorrect``: a toss whose stored correction an undo takes back.
         ``final``: a second event after the action's, the final scoring's own log line.
@@ -903,7 +910,9 @@ class GameService:
         with self.store.write() as db:
             game_records.append_change(db, live.id, version=version, kind=kind, action=action, meta=meta, key=key,
                                        now=time.time(), actions=len(live.game.log),
-                                       finished=bool(live.game.finished), json_state=json_state)
+                                       finished=bool(live.game.finished), moved=_moved(action, undone),
+                                       winners=game_summary.winners_column(live.kind, live.game),
+                                       json_state=json_state)
             if meta and meta.get("corrected") and meta.get("toss_id") and action is not None:
                 record_correction(db, meta["toss_id"], action.get("counts") or {})
             if uncorrect:
@@ -979,6 +988,14 @@ class GameService:
                 entry.update({k: data[k] for k in ("say", "action", "via", "asked") if data.get(k)})
                 out.append(entry)
         return out
+
+
+def _moved(action: dict[str, Any] | None, undone: dict[str, Any] | None) -> int:
+    """What a change adds to the games list's moves: 1 for a move, -1 for the undo of one, 0 for an answer
+    to a printed-value question (or its undo)."""
+    if action is not None:
+        return int(game_summary.is_move(action))
+    return -int(undone is not None and game_summary.is_move(undone))
 
 
 def _tower_game(live: LiveGame) -> None:

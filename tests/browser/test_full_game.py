@@ -1,14 +1,16 @@
 """A complete 2-player game through the UI only, on the simulated tower, watched by a second phone.
 
-The host phone (a shared tablet seated by creating the game) walks the setup wizard, then on every
-screen takes the first legal option it is offered: colours for the selection, the toss button, the
-tower's result (correcting it once), claims, assistants, decisions and questions. A second browser
-context only watches; after every change it must show the same game version within 1 s. One
-screenshot per phase goes to test-artifacts/screenshots/.
+The table filled its Board page before (through the HTTP API, as the page's Save does), all but the
+provision tiles' points, so the game asks only those. The host phone (a shared tablet seated by creating
+the game) walks the setup wizard, then on every screen takes the first legal option it is offered: colours
+for the selection, the toss button, the tower's result (correcting it once), claims, assistants,
+decisions and the questions. A second browser context only watches; after every change it must show the
+same game version. One screenshot per phase goes to test-artifacts/screenshots/.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -17,6 +19,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from tests.browser.conftest import PHONE
 from tests.browser.conftest import screenshot as full_page_screenshot
 from tests.browser.final_table import assert_final_table, read_final_table
+from tests.browser.test_board_profile import api, fill_through_the_api
 from tests.conftest import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -25,6 +28,20 @@ pytestmark = pytest.mark.browser
 #: measured by ``make bench-web`` (SSE latency), never here, where a busy CI machine sets the pace.
 WATCHER_WAIT_MS = 5000
 MAX_STEPS = 600
+#: The Board-page values the table leaves for the game to ask (``provision.<tile>.points``): every season
+#: scores the provision tiles, so the game asks some whatever is played.
+LEFT_TO_ASK = re.compile(r"^provision\.\d+\.points$")
+#: The river's spaces, up to its jetty (as the Board page's own test enters them).
+RIVER = ("plain", "plain", "rapid:1_point", "jetty")
+#: Waits run in the page, checked every ``POLL_MS`` (``expect`` polls 100, 250, 500 ms apart, which over a
+#: game's 200-odd steps was most of this test's time; an animation-frame poll is slower still, as a page
+#: that is not in front gets few frames): the host's screen moved on from event ``old`` and is not busy
+#: (a one-tap choice sends two requests) ...
+MOVED_ON = """(old) => { const game = document.getElementById("game");
+  return game.dataset.eventId !== old && game.dataset.busy !== "yes"; }"""
+#: ... and a watching phone shows event ``id``.
+SHOWS = """(id) => document.getElementById("game").dataset.eventId === id"""
+POLL_MS = 20
 
 
 def screenshot(page: Page, name: str) -> None:
@@ -38,9 +55,20 @@ def fits_the_phone(page: Page) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
+def fill_the_board_page(page: Page, url: str) -> None:
+    """Give every Board-page value but the provision tiles' points (what the game will still ask)."""
+    for n, space in enumerate(RIVER, start=1):  # the page lists the river's next space once one is set
+        api(page, "PUT", f"/api/board-profile/essential/values/river.space.{n}", {"value": space}, base=url)
+    fill_through_the_api(page, url)
+    entries = api(page, "GET", "/api/board-profile?edition=essential", base=url)["entries"]
+    for key in (e["key"] for e in entries if LEFT_TO_ASK.match(e["key"])):
+        api(page, "DELETE", f"/api/board-profile/essential/values/{key}", base=url)
+
+
 def walk_setup_wizard(page: Page, url: str) -> str:
     page.goto(url + "/")
     expect(page.get_by_role("heading", name="Games")).to_be_visible()
+    fill_the_board_page(page, url)
     screenshot(page, "game-01-games-list")
     page.get_by_role("link", name="New game").click()
     names = page.locator(".player-name")
@@ -157,7 +185,7 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
 
         shots: set[str] = set()
         corrected: list[bool] = []
-        steps = 0
+        steps = questions = 0
         game = host.locator("#game")
         while (seen := host.evaluate(READ_SCREEN))["phase"] != "finished":
             steps += 1
@@ -171,12 +199,12 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
             if seen["season"] and "season" not in shots:
                 shots.add("season")
                 screenshot(host, "game-11-season-scoring")
+            questions += bool(seen["question"])
             take_first_legal_option(host, corrected, seen)
-            expect(game).not_to_have_attribute("data-event-id", event_id, timeout=10_000)
-            expect(game).not_to_have_attribute("data-busy", "yes", timeout=10_000)  # a one-tap choice sends two
+            host.wait_for_function(MOVED_ON, arg=event_id, timeout=10_000, polling=POLL_MS)
             # every change (an action, a tower result) reaches the watching phone, pushed
             latest = game.get_attribute("data-event-id") or ""
-            expect(watcher.locator("#game")).to_have_attribute("data-event-id", latest, timeout=WATCHER_WAIT_MS)
+            watcher.wait_for_function(SHOWS, arg=latest, timeout=WATCHER_WAIT_MS, polling=POLL_MS)
             assert not watcher.locator("#screen button").count()  # watchers get no action buttons
 
         expect(host.locator("#screen-title")).to_have_text("Final scoring")
@@ -186,6 +214,10 @@ def test_a_whole_game_through_the_ui_with_a_watching_phone(browser: Browser, liv
         screenshot(watcher, "game-13-watcher-final")
         view = live_server.get_json(game_url.replace(live_server.url, "").replace("/games/", "/api/games/"))
         assert view["finished"] and int(str(view["actions"])) > 100
+        # the filled Board page answered every other question; the ones left were answered on this phone
+        log = host.request.get(game_url.replace("/games/", "/api/games/") + "/log").text().splitlines()[1:]
+        asked = [action["key"] for action in map(json.loads, log) if action["type"] == "answer"]
+        assert questions == len(asked) >= 1 and all(LEFT_TO_ASK.match(key) for key in asked), asked
         # the final scoring's table: a row per category in one order for every player, the engine's points
         state = view["state"]
         winners = view["winners"]

@@ -141,6 +141,7 @@ def test_games_stored_before_the_kind_column_are_marrakesh(tmp_path: Path) -> No
     db.execute("CREATE TABLE schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL,"
                " applied_at TEXT NOT NULL DEFAULT (datetime('now')), PRIMARY KEY (component, version))")
     for version, script in enumerate(game_records.MIGRATIONS[:2], start=1):
+        assert isinstance(script, str)
         for statement in _statements(script):
             db.execute(statement)
         db.execute("INSERT INTO schema_migrations (component, version) VALUES (?, ?)",

@@ -238,23 +238,28 @@ def test_undo_names_the_action_in_german_for_an_imported_game_and_after_a_restar
     app: Flask, client: FlaskClient
 ) -> None:
     played = play_random_game(2, 11, names=("Ana", "Ben"))
-    csrf = csrf_of(client)
-    imported = client.post("/api/games/import", data=write_log(played), headers={
-        "X-CSRF-Token": csrf, "Content-Type": "application/x-ndjson"}).get_json()["view"]
-    ana = client.post(f"/api/games/{imported['id']}/role", json={"seat": 0}, headers={"X-CSRF-Token": csrf})
-    assert ana.status_code == 200  # this phone plays for Ana
     last = action_to_dict(played.log[-1])
     before_last = adapter.replay(played.setup, [action_to_dict(a) for a in played.log[:-1]])
+    csrf = csrf_of(client)
+    # imported before its last move, which is played here (an imported game's own moves are its history)
+    imported = client.post("/api/games/import", data=write_log(before_last), headers={
+        "X-CSRF-Token": csrf, "Content-Type": "application/x-ndjson"}).get_json()["view"]
+    for seat in ("all", 0):  # the table plays the last move, then this phone plays for Ana
+        role = client.post(f"/api/games/{imported['id']}/role", json={"seat": seat}, headers={"X-CSRF-Token": csrf})
+        assert role.status_code == 200
+    moved = client.post(f"/api/games/{imported['id']}/actions", json={"action": last, "version": imported["version"]},
+                        headers={"X-CSRF-Token": csrf})
+    assert moved.status_code == 201, moved.get_json()
     with use_locale("de"):
         german = str(adapter.describe_say(before_last, last))
     assert german != adapter.describe(before_last, last)  # the line reads differently in German
 
     restarted = GameService(app.extensions["keshi.games"].store, EventBus())  # rebuilt from the store
-    for undo in (imported["undo"], undo_view(restarted.get(imported["id"]))):
+    for undo in (moved.get_json()["view"]["undo"], undo_view(restarted.get(imported["id"]))):
         with use_locale("de"):
             assert str(Msg.from_json(undo["label_say"])) == german
 
-    took_back = client.post(f"/api/games/{imported['id']}/undo", json={"version": imported["version"]},
+    took_back = client.post(f"/api/games/{imported['id']}/undo", json={"version": imported["version"] + 1},
                             headers={"X-CSRF-Token": csrf})
     assert took_back.status_code == 201, took_back.get_json()
     newest = client.get(f"/api/games/{imported['id']}").get_json()["history"][0]

@@ -12,7 +12,7 @@ from typing import Any
 from companion.i18n import Msg
 from companion.table import views
 from companion.table.kinds import MARRAKESH, adapter
-from companion.table.service import AT_THE_START, LiveGame
+from companion.table.service import LiveGame
 
 
 def build_view(live: LiveGame, last_event_id: int) -> dict[str, Any]:
@@ -47,10 +47,10 @@ def _fresh(live: LiveGame) -> dict[str, Any]:
 
 def undo_view(live: LiveGame) -> dict[str, Any]:
     """What Undo would take back, in player words (the log line of the last action), or why not."""
-    game = live.game
-    if not game.log:
-        return {"available": False, "label": None, "reason": AT_THE_START,
-                "reason_say": Msg(AT_THE_START).to_json()}  # the page says it in its language
+    history = live.history_refusal_say()
+    if history is not None:  # the page says why in its language
+        return {"available": False, "label": live.last_label, "reason": history.english(),
+                "reason_say": history.to_json()}
     last = live.last_say
     return {"available": True, "label": live.last_label or "the last action", "reason": None,
             "label_say": last.to_json() if isinstance(last, Msg) else None}  # the page says it in its language
