@@ -21,6 +21,7 @@ from typing import Any
 from companion.games.marrakesh.board import GOODS, SQUARE_BONUSES
 from companion.games.marrakesh.catalogue import count
 from companion.games.marrakesh.tiles import SCROLL_EFFECTS
+from companion.table.board_profile_keys import RIVER_SPACES_AT_MOST
 
 #: The physical component of each key family (the key's first part), in the order the page shows them.
 COMPONENT_OF: dict[str, str] = {
@@ -52,10 +53,11 @@ def _scrolls(effect: str) -> list[int]:
 
 
 def river_length(known: Mapping[str, Any]) -> int:
-    """How many river spaces to list: up to the jetty once known, else one past the last known space."""
+    """How many river spaces to list: up to the jetty once known, else one past the last known space (never
+    past the last space a profile can name: a table that calls every space plain water meets that bound)."""
     spaces = [int(k.rsplit(".", 1)[1]) for k in known if k.startswith("river.space.")]
     jetty = [int(k.rsplit(".", 1)[1]) for k, v in known.items() if k.startswith("river.space.") and v == "jetty"]
-    return min(jetty) if jetty else max(spaces, default=0) + 1
+    return min(jetty) if jetty else min(max(spaces, default=0) + 1, RIVER_SPACES_AT_MOST)
 
 
 def game_keys(known: Mapping[str, Any]) -> list[str]:

@@ -66,6 +66,10 @@ def _line(text: str) -> Callable[[re.Match[str]], Msg]:
     return lambda m: Msg(text, palace=m.group("p"), mosque=m.group("m"))
 
 
+#: The river spaces a profile can name (``river.space.1`` to ``river.space.99``): far past any printed river,
+#: and the bound the Board page lists up to when the table never names the jetty.
+RIVER_SPACES_AT_MOST = 99
+
 SPECS: tuple[KeySpec, ...] = (
     KeySpec(r"river\.space\.(?P<n>[1-9]\d?)",
             lambda m: Msg("River space {n}", n=_n(m)),

@@ -66,6 +66,8 @@ def test_the_river_is_listed_up_to_its_jetty() -> None:
     assert river_length({}) == 1  # nothing known: the first space
     assert river_length({"river.space.1": "plain", "river.space.2": "plain"}) == 3  # one past the last known
     assert river_length(RIVER) == 4  # the jetty ends the river
+    plain = {f"river.space.{n}": "plain" for n in range(1, 100)}  # a table that never names the jetty
+    assert river_length(plain) == 99 and [info(k) for k in game_keys(plain)]  # every listed key is one a page can show
     assert [k for k in game_keys(RIVER) if k.startswith("river.space.")] == [f"river.space.{n}" for n in range(1, 5)]
 
 
