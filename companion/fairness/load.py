@@ -66,6 +66,8 @@ _SKELETON = _CANONICAL.translate(None, _DIGITS)
 _NOT_NUMBERS = bytes(sorted(set(_CANONICAL) - set(_DIGITS + b",")))
 #: A page's column of NULL numbers as the page query joins it ("nan,nan,...").
 _NULLS = ",".join(["nan"] * PAGE_ROWS)
+#: Deletes the bytes of comma-joined whole numbers (what is left shows the text is something else).
+_NOT_WHOLE = str.maketrans("", "", "0123456789,")
 
 
 class TossLogError(KeshiError, ValueError):
@@ -210,8 +212,8 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
         read = 0
         for start, joined in _joined_pages(snapshot, where + " AND id > ?", params, after):
             page = _parse_joined(joined, ids)
-            row_ids = np.array(str(joined[1]).split(","), dtype=np.int64)
-            if page is None or not (np.diff(row_ids) > 0).all():  # anything unusual: row by row
+            row_ids = _whole_numbers(str(joined[1]))
+            if page is None or row_ids is None or not (np.diff(row_ids) > 0).all():  # anything unusual: row by row
                 rows = snapshot.query(_ROW_QUERY + where + " AND id > ? ORDER BY id LIMIT ?",
                                       [*params, start, PAGE_ROWS])
                 page = _parse_page(rows, ids)
@@ -441,10 +443,13 @@ def _flags(text: str, count: int) -> npt.NDArray[np.bool_] | None:
 def _joined_floats(text: str, count: int) -> FloatArray | None:
     """Comma-joined numbers ('nan' for NULL) as floats; None if there are not ``count`` of them.
 
-    Plain decimals (season, round, counts, most start times) are read digit-wise (``_plain_decimals``),
-    a page of NULLs at once; anything else by numpy's parser."""
+    A page of NULLs is read at once, whole numbers (season, round, counts) as integers (several times
+    faster), start times mostly digit-wise (``_plain_decimals``); anything else by numpy's parser."""
     if count and text == _NULLS[: 4 * count - 1]:
         return np.full(count, np.nan)
+    whole = _whole_numbers(text)
+    if whole is not None and whole.shape[0] == count:
+        return whole.astype(np.float64)
     plain = _plain_decimals(text.encode(), count)
     if plain is not None:
         return plain
@@ -455,6 +460,15 @@ def _joined_floats(text: str, count: int) -> FloatArray | None:
         except ValueError:
             return None
     return values if values.shape[0] == count else None
+
+
+def _whole_numbers(text: str) -> npt.NDArray[np.int64] | None:
+    """Comma-joined whole numbers (digits and commas only, each below 10**15) as integers; None for
+    any other text (numpy reads integers several times faster than floats)."""
+    if not text or text.translate(_NOT_WHOLE) or ",," in text or text[0] == "," or text[-1] == ",":
+        return None
+    values = np.fromstring(text, sep=",", dtype=np.int64)
+    return values if values.max(initial=0) < 10**15 else None
 
 
 def _joined_ids(text: str, nulls: str, count: int, ids: dict[object, object]) -> npt.NDArray[np.object_] | None:
