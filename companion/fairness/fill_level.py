@@ -54,17 +54,17 @@ _NEWTON_STEPS = 30
 class FillLog:
     """A layer's log prepared for the fill-level model.
 
-    ``level`` is each toss's fill level ``h``; ``game`` its game (0, 1, ... in order of first toss);
-    ``segment`` its look segment (``sequential.look_points``); ``levels[s, h, c]`` the sums of ``i o,
-    b o, i i, i b, b b, o o, i^3, i^2 b, i b^2, b^3`` of colour ``c`` over segment ``s``'s tosses at fill level ``h``.
+    ``level`` is each toss's fill level ``h`` (32-bit: at most 12 ``load.MAX_COUNT``); ``game`` its game
+    (0, 1, ... in order of first toss); ``levels[s, h, c]`` the sums of ``i o, b o, i i, i b, b b, o o,
+    i^3, i^2 b, i b^2, b^3`` of colour ``c`` over look segment ``s``'s tosses (``sequential.look_points``)
+    at fill level ``h``.
     """
 
     held: Counts
     tossed: Counts
     out: Counts
-    level: npt.NDArray[np.int64]
+    level: npt.NDArray[np.int32]
     game: npt.NDArray[np.int64]
-    segment: npt.NDArray[np.int64]
     levels: npt.NDArray[np.float64]
 
 
@@ -112,14 +112,15 @@ def fill_log(held: Counts, tossed: Counts, out: Counts, game: npt.NDArray[np.int
     fits) and summed exactly in 64 bits."""
     n = held.shape[0]
     colours = held.shape[1] if held.ndim == 2 else 0
-    level = held.sum(axis=1, dtype=np.int64) if n else np.zeros(0, dtype=np.int64)
+    level = held.sum(axis=1, dtype=np.int32) if n else np.zeros(0, dtype=np.int32)
     game_codes = np.unique(game, return_inverse=True)[1].astype(np.int64) if n else np.zeros(0, dtype=np.int64)
-    segment = np.searchsorted(np.array(looks, dtype=np.int64), np.arange(n), side="right")
     top = int(level.max()) + 1 if n else 1
     segments = len(looks) + 1
     levels = np.zeros((segments * top, colours, 10))
     if n and colours:
+        segment = np.searchsorted(np.array(looks, dtype=np.int64), np.arange(n), side="right")
         key = segment * top + level
+        del segment
         order = np.argsort(key, kind="stable")
         key = key[order]
         starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
@@ -137,7 +138,7 @@ def fill_log(held: Counts, tossed: Counts, out: Counts, game: npt.NDArray[np.int
                                                (ii, i), (ii, b), (ib, b), (bb, b))):
                 weights = left if right is None else left * right
                 levels[rows, c, k] = np.add.reduceat(weights, starts, dtype=np.int64)
-    return FillLog(held, tossed, out, level, game_codes, segment, levels.reshape(segments, top, colours, 10))
+    return FillLog(held, tossed, out, level, game_codes, levels.reshape(segments, top, colours, 10))
 
 
 def fit(log: FillLog, upto_segment: int | None, colours: list[int]) -> FillFit | None:
