@@ -313,7 +313,9 @@ class _Filling:
         self.used = cached.tosses
         self.drop_counts[: self.used] = drops["drop_counts"]
         per_toss = cached.drops / max(cached.tosses, 1)
-        self.drop_times = np.empty(int(1.03 * per_toss * self.total) + cached.drops + 1, dtype=np.float32)
+        # room for the rows stored since at the cached drops per toss, with 3 % to spare
+        room = int(1.03 * per_toss * (self.total - cached.tosses)) + cached.drops + 1
+        self.drop_times = np.empty(room, dtype=np.float32)
         self.drop_times[: cached.drops] = drops["drop_times"]
         self.drops_used = cached.drops
         for entry in load_cache.set_aside_of(cached):

@@ -213,6 +213,9 @@ def _sequential_dict(tests: SequentialTests) -> dict[str, Any]:
 
 def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> FairnessReport:
     """Analyse ``data`` (any number of tosses, zero included) into a ``FairnessReport``."""
+    # the drop statistics first: their temporaries (a copy of every drop time to take quantiles in) are
+    # freed before the layers' statistics need room, not added on top of everything alive at the end
+    drops = drop_stats(data.drop_offsets, data.drop_times_ms)
     layer_names = [name for name in LAYER_DEFAULTS if (data.layer == name).any()]
     parts = {name: narrow(data, layer=name) for name in layer_names}
     games, sessions = id_codes(data.game_id), id_codes(data.session_id)
@@ -259,7 +262,7 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
         stages=decided.stages,
         colours=colours,
         layers=layers,
-        drops=drop_stats(data.drop_offsets, data.drop_times_ms),
+        drops=drops,
         counts=_count_check(data),
         games=_groups(data, data.game_id, games, totals),
         sessions=_groups(data, data.session_id, sessions, totals),
