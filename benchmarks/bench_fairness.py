@@ -17,6 +17,9 @@ the interpreter and libraries included; the load average is printed beside it.
 
 The child runs on one core (``taskset -c 0``; ``--cores all`` lifts it): the target holds for a Pi
 whose other cores are busy, so a free second core must not help (numpy and SciPy's threads included).
+A target is judged by the median processor time of all phases (on a shared machine core 0 runs other
+work too, so wall clock counts that as well) and the peak memory, from the cache and from scratch
+alike: an audit reads a fresh log, and the exit status is 1 if either misses.
 """
 
 from __future__ import annotations
@@ -179,13 +182,14 @@ def main() -> None:
         seconds, megabytes = TARGETS.get(tosses, (None, None))
         if seconds is not None:
             for case in ("cached", "cold"):
+                cpu = statistics.median(r[case]["cpu"] for r in runs)
                 full = statistics.median(r[case]["full"] for r in runs)
-                ok = full <= seconds and (megabytes is None or peak <= megabytes)
-                failed |= case == "cached" and not ok
+                ok = cpu <= seconds and (megabytes is None or peak <= megabytes)
+                failed |= not ok
                 limit = f"<= {seconds:.0f} s" + (f", <= {megabytes:.0f} MB" if megabytes else "")
-                print(f"  target {limit}, {case}: {'met' if ok else 'MISSED'} ({full:.2f} s; full = read + "
-                      "statistics + HTML, wall clock; cpu = processor time of all phases, less sensitive to a "
-                      "busy machine)")
+                print(f"  target {limit}, {case}: {'met' if ok else 'MISSED'} ({cpu:.2f} s of processor time, "
+                      f"{full:.2f} s wall clock for read + statistics + HTML; judged by processor time: core 0 "
+                      "is shared, so wall clock counts other work too)")
     sys.exit(1 if failed else 0)
 
 

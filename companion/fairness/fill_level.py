@@ -54,17 +54,17 @@ _NEWTON_STEPS = 30
 class FillLog:
     """A layer's log prepared for the fill-level model.
 
-    ``level`` is each toss's fill level ``h``; ``game`` its game (0, 1, ... in order of first toss);
-    ``segment`` its look segment (``sequential.look_points``); ``levels[s, h, c]`` the sums of ``i o,
-    b o, i i, i b, b b, o o, i^3, i^2 b, i b^2, b^3`` of colour ``c`` over segment ``s``'s tosses at fill level ``h``.
+    ``level`` is each toss's fill level ``h`` (32-bit: at most 12 ``load.MAX_COUNT``); ``game`` its game
+    (0, 1, ... in order of first toss); ``levels[s, h, c]`` the sums of ``i o, b o, i i, i b, b b, o o,
+    i^3, i^2 b, i b^2, b^3`` of colour ``c`` over look segment ``s``'s tosses (``sequential.look_points``)
+    at fill level ``h``.
     """
 
     held: Counts
     tossed: Counts
     out: Counts
-    level: npt.NDArray[np.int64]
+    level: npt.NDArray[np.int32]
     game: npt.NDArray[np.int64]
-    segment: npt.NDArray[np.int64]
     levels: npt.NDArray[np.float64]
 
 
@@ -104,21 +104,41 @@ class FillEffect:
 def fill_log(held: Counts, tossed: Counts, out: Counts, game: npt.NDArray[np.int64],
              looks: list[int]) -> FillLog:
     """Prepare a layer's ``(tosses, 12)`` grids (``game`` codes each toss's game; ``looks``: the
-    look points reached) for the fits and scores below."""
+    look points reached) for the fits and scores below.
+
+    The grids are put in (segment, fill level) order once, a colour per row (48 MB of 16-bit counts
+    per million tosses), so each sum is a run-wise ``add.reduceat`` over contiguous counts; the
+    products are formed in 32-bit integers (a count is at most ``load.MAX_COUNT``, so even a cube
+    fits) and summed exactly in 64 bits."""
     n = held.shape[0]
     colours = held.shape[1] if held.ndim == 2 else 0
-    level = held.sum(axis=1, dtype=np.int64) if n else np.zeros(0, dtype=np.int64)
+    level = held.sum(axis=1, dtype=np.int32) if n else np.zeros(0, dtype=np.int32)
     game_codes = np.unique(game, return_inverse=True)[1].astype(np.int64) if n else np.zeros(0, dtype=np.int64)
-    segment = np.searchsorted(np.array(looks, dtype=np.int64), np.arange(n), side="right")
     top = int(level.max()) + 1 if n else 1
     segments = len(looks) + 1
-    levels = np.zeros((segments, top, colours, 10))
-    key = segment * top + level
-    for c in range(colours):
-        i, b, o = (a[:, c].astype(np.float64) for a in (tossed, held, out))
-        for k, values in enumerate((i * o, b * o, i * i, i * b, b * b, o * o, i**3, i * i * b, i * b * b, b**3)):
-            levels[:, :, c, k] = np.bincount(key, weights=values, minlength=segments * top).reshape(segments, top)
-    return FillLog(held, tossed, out, level, game_codes, segment, levels)
+    levels = np.zeros((segments * top, colours, 10))
+    if n and colours:
+        segment = np.searchsorted(np.array(looks, dtype=np.int64), np.arange(n), side="right")
+        key = segment * top + level
+        del segment
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+        rows = key[starts]
+        del key
+        # (in 8 bits when every count fits: 12 MB per grid and million tosses instead of 24)
+        small = all(int(a.max()) < 256 and int(a.min()) >= 0 for a in (tossed, held, out))
+        by_colour = [np.ascontiguousarray(np.take(a, order, axis=0).astype(np.uint8 if small else a.dtype).T)
+                     for a in (tossed, held, out)]
+        del order
+        for c in range(colours):
+            i, b, o = (a[c].astype(np.int32) for a in by_colour)
+            ii, ib, bb = i * i, i * b, b * b
+            for k, (left, right) in enumerate(((i, o), (b, o), (ii, None), (ib, None), (bb, None), (o, o),
+                                               (ii, i), (ii, b), (ib, b), (bb, b))):
+                weights = left if right is None else left * right
+                levels[rows, c, k] = np.add.reduceat(weights, starts, dtype=np.int64)
+    return FillLog(held, tossed, out, level, game_codes, levels.reshape(segments, top, colours, 10))
 
 
 def fit(log: FillLog, upto_segment: int | None, colours: list[int]) -> FillFit | None:
@@ -307,15 +327,8 @@ def fill_effect(log: FillLog, looks: list[int]) -> FillEffect:
     tosses = log.held.shape[0]
     if fitted is None or tosses == 0:
         return FillEffect(None, None, None, None, misfit_at, p_value)
-    curve = _curve(log, tosses, fitted)
     games = int(log.game.max()) + 1
-    g_game = np.zeros((games, 3))
-    m = np.zeros((3, 3))
-    for c in colours:
-        cells = _cells(log, tosses, c, curve)
-        for k in range(3):
-            g_game[:, k] += np.bincount(log.game, weights=cells.jacobian[k] * cells.residual, minlength=games)
-        m += cells.jacobian @ cells.jacobian.T
+    g_game, m = _pooled_terms(log, fitted, games)
     interval = None
     if games >= 2:
         try:
@@ -328,6 +341,43 @@ def fill_effect(log: FillLog, looks: list[int]) -> FillEffect:
             interval = (float(fitted.theta[2] - half), float(fitted.theta[2] + half))
     p_new, p_held = (float(v[0]) for v in fitted.rates(np.zeros(1)))
     return FillEffect(float(fitted.theta[2]), interval, p_new, p_held, misfit_at, p_value)
+
+
+#: Tosses ``_pooled_terms`` handles at once (bounded temporaries: about 1 MB per array).
+POOLED_ROWS = 1 << 17
+
+
+def _pooled_terms(
+    log: FillLog, fitted: FillFit, games: int
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Over all colours and tosses: the per-game estimating-equation terms ``sum dmu (o - mu)`` (games, 3)
+    and ``M = sum dmu dmu'`` (3, 3) at the curve ``fitted``.
+
+    A toss's rates depend on its fill level alone, so the sums over its colours need only its sums of
+    ``i o, b o, i i, i b, b b`` over colours (one pass over each pair of grids, no per-colour arrays),
+    taken ``POOLED_ROWS`` tosses at a time."""
+    g_game = np.zeros((games, 3))
+    m = np.zeros((3, 3))
+    for start in range(0, log.held.shape[0], POOLED_ROWS):
+        rows = slice(start, start + POOLED_ROWS)
+        tossed, held, out = log.tossed[rows], log.held[rows], log.out[rows]
+        io, bo, ii, ib, bb = (np.einsum("ij,ij->i", left, right, dtype=np.int64).astype(np.float64)
+                              for left, right in ((tossed, out), (held, out), (tossed, tossed), (tossed, held),
+                                                  (held, held)))
+        level = log.level[rows].astype(np.float64)
+        p_new, p_held = fitted.rates(level)
+        d_new, d_held = p_new * (1 - p_new), p_held * (1 - p_held)
+        g_new = d_new * (io - p_new * ii - p_held * ib)
+        g_held = d_held * (bo - p_new * ib - p_held * bb)
+        for k, terms in enumerate((g_new, g_held, level * (g_new + g_held))):
+            g_game[:, k] += np.bincount(log.game[rows], weights=terms, minlength=games)
+        nn, nh, hh = d_new * d_new * ii, d_new * d_held * ib, d_held * d_held * bb
+        m += np.array([
+            [nn.sum(), nh.sum(), level @ (nn + nh)],
+            [nh.sum(), hh.sum(), level @ (nh + hh)],
+            [level @ (nn + nh), level @ (nh + hh), (level * level) @ (nn + 2 * nh + hh)],
+        ])
+    return g_game, m
 
 
 def look_alpha_fit(j: int) -> float:

@@ -180,12 +180,18 @@ def write(path: Path, state: LogState, arrays: dict[str, npt.NDArray[Any]], drop
 
 
 def _codes(values: npt.NDArray[np.object_]) -> tuple[list[str], npt.NDArray[np.int32]]:
-    """Ids as (their distinct texts, a code per toss; the code one past the last text for None)."""
+    """Ids as (their distinct texts, a code per toss; the code one past the last text for None).
+
+    The column is runs of one id (a game's tosses come together): only each run's first id is looked up."""
+    n = values.shape[0]
+    starts = np.flatnonzero(np.concatenate(([n > 0], np.asarray(values[1:] != values[:-1], dtype=bool))))
     index: dict[object, int] = {}
-    codes = np.fromiter((index.setdefault(v, len(index)) for v in values), dtype=np.int32, count=values.shape[0])
+    run_codes = np.fromiter((index.setdefault(v, len(index)) for v in values[starts]), dtype=np.int32,
+                            count=starts.shape[0])
+    codes = np.repeat(run_codes, np.diff(np.append(starts, n)))
     names = list(index)
     if None in index:
         none = index[None]
         names.pop(none)
         codes = np.where(codes == none, len(names), np.where(codes > none, codes - 1, codes)).astype(np.int32)
-    return [str(n) for n in names], codes
+    return [str(name) for name in names], codes

@@ -213,6 +213,9 @@ def _sequential_dict(tests: SequentialTests) -> dict[str, Any]:
 
 def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> FairnessReport:
     """Analyse ``data`` (any number of tosses, zero included) into a ``FairnessReport``."""
+    # the drop statistics first: their temporaries (a copy of every drop time to take quantiles in) are
+    # freed before the layers' statistics need room, not added on top of everything alive at the end
+    drops = drop_stats(data.drop_offsets, data.drop_times_ms)
     layer_names = [name for name in LAYER_DEFAULTS if (data.layer == name).any()]
     parts = {name: narrow(data, layer=name) for name in layer_names}
     games, sessions = id_codes(data.game_id), id_codes(data.session_id)
@@ -240,7 +243,8 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
         )
     decided = verdict(data.n_tosses, layers)
     # each toss's pieces tossed in, held before and released, summed over colours once for both tables
-    totals = tuple(grid.sum(axis=1) for grid in (data.pieces_in, data.held_before, data.pieces_out))
+    # (32 bits: a toss holds at most 12 ``load.MAX_COUNT`` of each; 12 MB less per million tosses)
+    totals = tuple(grid.sum(axis=1, dtype=np.int32) for grid in (data.pieces_in, data.held_before, data.pieces_out))
     detail_say = decided.detail_say
     if data.set_aside:
         count = len(data.set_aside)
@@ -258,7 +262,7 @@ def build_report(data: TossData, scope: dict[str, str | None] | None = None) -> 
         stages=decided.stages,
         colours=colours,
         layers=layers,
-        drops=drop_stats(data.drop_offsets, data.drop_times_ms),
+        drops=drops,
         counts=_count_check(data),
         games=_groups(data, data.game_id, games, totals),
         sessions=_groups(data, data.session_id, sessions, totals),
@@ -324,7 +328,11 @@ def _groups(
     index_all, known = codes
     if not known.any():
         return []
-    index = index_all[known]
+    if known.all():  # the usual log: every toss has an id, and no copies are needed
+        known_rows: npt.NDArray[np.bool_] | slice = slice(None)
+    else:
+        known_rows = known
+    index = index_all[known_rows]
     n = int(index.max()) + 1
     keys = [""] * n
     first_row = np.full(n, -1)
@@ -333,11 +341,11 @@ def _groups(
         keys[g] = str(ids[first_row[g]])
     # row sums first, then the tosses with an id (no copy of the (tosses, 12) grids)
     tossed_in, held, out = totals
-    tossed = np.bincount(index, weights=tossed_in[known], minlength=n)
-    exposed = tossed + np.bincount(index, weights=held[known], minlength=n)
-    released = np.bincount(index, weights=out[known], minlength=n)
+    tossed = np.bincount(index, weights=tossed_in[known_rows], minlength=n)
+    exposed = tossed + np.bincount(index, weights=held[known_rows], minlength=n)
+    released = np.bincount(index, weights=out[known_rows], minlength=n)
     count = np.bincount(index, minlength=n)
-    times = data.started_at[known]
+    times = data.started_at[known_rows]
     first = np.full(n, np.inf)
     last = np.full(n, -np.inf)
     np.minimum.at(first, index, times)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion import COLOURS
-from companion.fairness.load import TossLogError, colour_grid, load_tosses, narrow
+from companion.fairness.load import TossLogError, _plain_decimals, colour_grid, load_tosses, narrow
 from companion.fairness.montecarlo import simulate_sessions
 from companion.fairness.simulate import simulate_into_store
 from companion.store import Store
@@ -84,6 +84,36 @@ def test_loader_reads_every_drop_when_later_pages_drop_more_than_the_first(
     data = load_tosses(store)
     assert data.drop_times_ms.tolist() == single([t for r in records for t in r.drop_times_ms])
     assert np.diff(data.drop_offsets).tolist() == [len(r.drop_times_ms) for r in records]
+
+
+def test_plain_decimals_are_read_bit_for_bit_as_float_reads_them() -> None:
+    """A page of numbers of one shape is read digit-wise; every value is exactly ``float``'s, and any
+    other text is left to numpy's parser (None)."""
+    rng = random.Random(5)
+    for before, after in ((1, 0), (3, 1), (4, 2), (1, 6), (9, 3), (12, 3)):
+        numbers = [f"{rng.randrange(10**before):0{before}d}" for _ in range(300)]
+        if after:
+            numbers = [f"{n}.{rng.randrange(10**after):0{after}d}" for n in numbers]
+        for separator in (",", ", "):
+            text = separator.join(numbers)
+            values = _plain_decimals(text.encode(), len(numbers))
+            assert values is not None and values.tolist() == [float(n) for n in numbers], (before, after)
+    for other in ("187.1, 99.5", "1e5, 2e5", "-1.5, -2.5", "NaN, NaN", "1.5,, 2.5", "1234567890123456"):
+        assert _plain_decimals(other.encode(), other.count(",") + 1) is None, other
+
+
+def test_loader_reads_drop_lists_of_every_shape_alike(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages of one number shape (read digit-wise) and of mixed shapes (numpy's parser) give the
+    recorded times alike."""
+    simulate_into_store(store, 12, TowerParams(), seed=4)
+    lists = [[187.1, 203.4], [195.6], [99.5, 1203.25], [], [3e-05, 250.0], [150.0, 2.0, 1000.5]] * 2
+    with store.write() as conn:
+        for row, times in zip(conn.execute("SELECT id FROM tosses ORDER BY id").fetchall(), lists, strict=True):
+            conn.execute("UPDATE tosses SET drop_times_ms = ? WHERE id = ?", (json.dumps(times), row[0]))
+    monkeypatch.setattr("companion.fairness.load.PAGE_ROWS", 2)  # a page of one shape, then mixed ones
+    data = load_tosses(store)
+    assert data.drop_times_ms.tolist() == single([t for times in lists for t in times])
+    assert np.diff(data.drop_offsets).tolist() == [len(times) for times in lists]
 
 
 def test_loader_falls_back_to_json_for_maps_in_another_form(store: Store) -> None:
