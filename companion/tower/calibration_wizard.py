@@ -163,10 +163,14 @@ class CalibrationWizard:
         path = self.folder / CAMERA_SETTINGS_FILE
         if not path.is_file():
             return None
-        data = json.loads(path.read_text())
-        if data.get("colour_gains") is not None:
-            data["colour_gains"] = tuple(data["colour_gains"])
-        return CameraSettings(**data)
+        try:
+            data = json.loads(path.read_text())
+            if data.get("colour_gains") is not None:
+                data["colour_gains"] = tuple(data["colour_gains"])
+            return CameraSettings(**data)
+        except (ValueError, TypeError, AttributeError) as exc:  # not JSON, not an object, or unknown fields
+            raise CalibrationStepError(Msg("The camera settings kept with the empty tray's photo are damaged: "
+                                           "take the empty tray's photo again")) from exc
 
     def finish(self) -> dict[str, Any]:
         """Calibrate from the captured frames, save the result as the tower's calibration, and have the

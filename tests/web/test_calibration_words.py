@@ -106,6 +106,19 @@ def test_a_colour_matrix_the_pi_camera_settled_on_is_refused_at_calibration(app:
     assert not (Path(app.instance_path) / "calibration.json").exists()
 
 
+@pytest.mark.parametrize("kept", ["{ damaged", "[1, 2]", '{"shutter": 1}'])
+def test_damaged_camera_settings_kept_with_the_empty_tray_say_take_that_photo_again(
+    app: Flask, client: FlaskClient, kept: str
+) -> None:
+    folder = photos(app)
+    (folder / "camera.json").write_text(kept)
+    refused = client.post("/api/calibration/finish", headers=headers(client))
+    assert refused.status_code == 400 and said(refused) == (
+        "Die mit dem Foto der leeren Schale gespeicherten Kameraeinstellungen sind beschädigt: "
+        "Mach das Foto der leeren Schale noch einmal")
+    assert not (Path(app.instance_path) / "calibration.json").exists()
+
+
 def test_a_damaged_or_old_saved_calibration_says_calibrate_again(app: Flask, client: FlaskClient) -> None:
     saved = Path(app.instance_path) / "calibration.json"
     missing = client.post("/api/calibration/test", headers=headers(client))
