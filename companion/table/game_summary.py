@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from companion.table import kinds, marrakesh_engine
 from companion.table.kinds import MARRAKESH
@@ -33,6 +34,21 @@ def is_move(action: dict[str, Any]) -> bool:
 def moves(actions: list[dict[str, Any]]) -> int:
     """How many of ``actions`` (JSON form) are moves."""
     return sum(is_move(action) for action in actions)
+
+
+Item = TypeVar("Item")
+
+
+def fold_undos(entries: Iterable[tuple[str, Item]]) -> list[Item]:
+    """The items of a game's log entries (``(kind, item)`` in order) left after folding its undos: an
+    ``undo`` entry takes back the item before it, as the replay does."""
+    live: list[Item] = []
+    for kind, item in entries:
+        if kind == "undo":
+            live.pop()
+        else:
+            live.append(item)
+    return live
 
 
 def replay(kind: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> Any:
@@ -73,14 +89,10 @@ def backfill(db: sqlite3.Connection) -> None:
     for game_id, kind, setup, finished in games:
         imported_at = db.execute("SELECT MIN(version) FROM game_events WHERE game_id = ? AND kind = 'imported'",
                                  (game_id,)).fetchone()[0] or 0
-        live: list[tuple[int, dict[str, Any]]] = []  # (seq, action) of the actions left after folding the undos
-        for seq, entry_kind, action in db.execute(
-                "SELECT seq, kind, action FROM game_log WHERE game_id = ? ORDER BY seq", (game_id,)):
-            if entry_kind == "undo":
-                live.pop()
-            else:
-                live.append((int(seq), json.loads(action)))
-        actions = [action for _seq, action in live]
+        live = fold_undos(  # (seq, action JSON) of the actions left after folding the undos
+            (str(entry_kind), (int(seq), action)) for seq, entry_kind, action in db.execute(
+                "SELECT seq, kind, action FROM game_log WHERE game_id = ? ORDER BY seq", (game_id,)))
+        actions: list[dict[str, Any]] = [json.loads(action) for _seq, action in live]
         winners = None
         if finished:
             try:

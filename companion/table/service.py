@@ -366,18 +366,12 @@ class GameService:
             if row is None:
                 raise GameNotFound(Msg("there is no game {game_id!r}", game_id=game_id))
             kind = str(row["kind"])
-            actions: list[dict[str, Any]] = []
+            entries = game_records.log_entries(self.store, game_id)
+            live_entries = game_summary.fold_undos((entry_kind, (action, meta)) for entry_kind, action, meta in entries)
+            actions: list[dict[str, Any]] = [action for action, _meta in live_entries]
             # a table game's log lines (Marrakesh words its undo from the action itself)
-            lines: list[tuple[str, dict[str, Any] | None]] = []
-            for entry_kind, action, meta in game_records.log_entries(self.store, game_id):
-                if entry_kind == "undo":
-                    actions.pop()
-                    if kind != MARRAKESH:
-                        lines.pop()
-                else:
-                    actions.append(action)
-                    if kind != MARRAKESH:
-                        lines.append((str(meta.get("label", "")), meta.get("say")))
+            lines: list[tuple[str, dict[str, Any] | None]] = [] if kind == MARRAKESH else [
+                (str(meta.get("label", "")), meta.get("say")) for _action, meta in live_entries]
             game = game_summary.replay(kind, json.loads(row["setup"]), actions)
             live = LiveGame(row["id"], row["title"], json.loads(row["seating"]), row["pin"], row["version"], game,
                             game_records.json_column(row, "tower_result"),
@@ -677,12 +671,8 @@ class GameService:
 
     def _release_result(self, live: LiveGame) -> dict[str, Any] | None:
         """The tower result the game's last (live) action, a release, confirmed — from its stored meta."""
-        stack: list[dict[str, Any]] = []
-        for kind, _action, meta in game_records.log_entries(self.store, live.id):
-            if kind == "undo":
-                stack.pop()
-            else:
-                stack.append(meta)
+        entries = game_records.log_entries(self.store, live.id)
+        stack = game_summary.fold_undos((kind, meta) for kind, _action, meta in entries)
         meta = stack[-1] if stack else {}
         result = meta.get("tower_result")
         return dict(result) if isinstance(result, dict) else None
