@@ -71,6 +71,11 @@ def table_draw(g: Game, key: str, prompt: Msg, options: list[Any], rule: str) ->
     raise NeedInput({**question(key, prompt, options), "kind": "draw", "kept": True, "rule": RULES[rule].to_json()})
 
 
+def named_so_far(g: Game, draw: str) -> list[Any]:
+    """The table's answers so far to the questions of one kind of draw (``draw.<draw>.*``), in no set order."""
+    return [v for k, v in g.s.drawn.items() if k.startswith(f"draw.{draw}.")]
+
+
 def first_toss_reveals(g: Game) -> list[Effect]:
     """The displays left out at setup, turned up one question at a time before the first toss."""
     s = g.s
@@ -117,7 +122,7 @@ def exchange_office(g: Game) -> tuple[int, str]:
     season = 4 - len(s.exchange_offices)  # one office is put away at each season's end
     office = s.exchange_offices[0]
     if not office:
-        named = {v for k, v in s.drawn.items() if k.startswith("draw.exchange_office.")} | set(s.exchange_offices)
+        named = set(named_so_far(g, "exchange_office")) | set(s.exchange_offices)
         office = table_draw(g, f"draw.exchange_office.{season}",
                             Msg("Which exchange office is in play this season (season {season})?", season=season),
                             [n for n in range(1, count("exchange_offices") + 1) if n not in named], "office")
@@ -148,7 +153,7 @@ def storage_keshi(g: Game, eff: Effect) -> None:
     player = eff["p"]
     p = g.p(player)
     named = {c for q in g.s.players for c in q.storage_keshis}
-    named |= {v for k, v in g.s.drawn.items() if k.startswith("draw.storage_keshi.")}
+    named |= set(named_so_far(g, "storage_keshi"))
     taken = len(g.s.setup["storage_keshis"][player]) - len(p.storage_keshis) + 1
     colour = table_draw(g, f"draw.storage_keshi.{player + 1}.{taken}",
                         Msg("Which keshi does {player} take from the oasis storage track?", player=p.name),
@@ -213,7 +218,7 @@ def staircase_tile(g: Game, space: int) -> tuple[int, str]:
     if tile:
         return int(tile), str(side)
     used = {t for t, _ in g.s.setup["staircase_tiles"] if t}
-    used |= {int(v[:-1]) for k, v in g.s.drawn.items() if k.startswith("draw.staircase_tile.")}
+    used |= {int(v[:-1]) for v in named_so_far(g, "staircase_tile")}
     answer = str(table_draw(g, f"draw.staircase_tile.{space}",
                             Msg("Which staircase tile lies on bonus space {space} (counted from the bottom left), "
                                 "and which side is up?", space=space),
