@@ -69,8 +69,9 @@ MOROCCO = "morocco"
 
 def tabs() -> dict[str, tuple[str, Msg | None]]:
     """The Board page's tabs, each naming its game (and edition): one per Marrakesh edition, Sabika, Morocco."""
-    marrakesh: dict[str, tuple[str, Msg | None]] = {key: ("Marrakesh", EDITION_SAY[key]) for key in EDITIONS}
-    return {**marrakesh, SABIKA: ("Sabika", None), MOROCCO: ("Morocco", None)}
+    marrakesh: dict[str, tuple[str, Msg | None]] = {key: (kinds.game_name(kinds.MARRAKESH), EDITION_SAY[key])
+                                                    for key in EDITIONS}
+    return {**marrakesh, SABIKA: (kinds.game_name(SABIKA), None), MOROCCO: (kinds.game_name(MOROCCO), None)}
 
 
 @bp.get("/profile")
