@@ -197,8 +197,9 @@ def join_with_token(game_id: str, pin: str, sent_token: object, *, throttled: bo
 def seat(game_id: str) -> None:
     """Remember in the session that this browser sits at ``game_id``, beyond the browser's own session.
 
-    The cookie is permanent (Flask's ``PERMANENT_SESSION_LIFETIME``, 31 days by default), so a phone
-    that sleeps or a host who closes the browser is still seated when the page opens again.
+    The cookie is permanent (Flask's ``PERMANENT_SESSION_LIFETIME``, 31 days by default, from the last
+    change to the session: ``hardening.HardenedSessionInterface``), so a phone that sleeps or a host who
+    closes the browser is still seated when the page opens again.
     """
     session.permanent = True
     seated = list(session.get("tables", []))

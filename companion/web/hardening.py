@@ -22,7 +22,7 @@ TLS, set ``SESSION_COOKIE_SECURE`` to true in config.json (the proxy's requests 
 from __future__ import annotations
 
 from flask import Flask, Response, request
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 
 from companion.web import json_depth
 
@@ -69,6 +69,16 @@ class HardenedSessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return request.is_secure or super().get_cookie_secure(app)
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        """Send the cookie only when this request changed the session.
+
+        Flask re-sends a permanent session's cookie on every answer by default, each with the session
+        as its request found it. An icon or a page asked before a phone joins and answered after the
+        join then brings back the cookie from before, and the phone's next move is refused as if it
+        had never joined. The seat lasts ``PERMANENT_SESSION_LIFETIME`` from the last change instead.
+        """
+        return session.modified
 
 
 def install(app: Flask) -> None:
