@@ -214,3 +214,28 @@ def test_a_sabika_rule_error_comes_back_in_german_naming_the_rule_and_the_player
     english = client.post(f"/api/games/{created['id']}/actions", json={"action": wrong, "version": view["version"]},
                           headers={"X-CSRF-Token": csrf}).get_json()["error"]
     assert english == f"turn order: it is {names[mover]}'s turn, not {names[1 - mover]}'s"
+
+
+def test_a_question_asking_a_rondels_three_ring_sizes_at_once_and_its_refusals_read_in_german() -> None:
+    game = Game.new(SetupOptions(players=("Ana", "Ben", "Cai"), seed=4, when_needed=True))
+    pending = game.pending
+    assert pending is not None and pending["key"] == "rondel.large.sizes"
+    said = [Msg.from_json(pending["say"]), *(Msg.from_json(part["name_say"]) for part in pending["parts"])]
+    refused = []
+    for bad in ({"rondel.large.outer.size": 12},
+                {"rondel.large.outer.size": 12, "rondel.large.middle.size": 40, "rondel.large.inner.size": 7}):
+        with pytest.raises(RuleError) as error:
+            game.apply(Answer("rondel.large.sizes", bad))
+        refused.append(error.value.args[0])
+    good = {"type": "answer", "key": "rondel.large.sizes",
+            "value": {"rondel.large.outer.size": 12, "rondel.large.middle.size": 9, "rondel.large.inner.size": 7}}
+    line = kind.describe_say(game, good)
+    catalog = js_catalog("de")
+    for message in [*said, *refused, line]:
+        missing = {key for key in message_ids(message.to_json()) if key not in catalog and not _neutral(key)}
+        assert not missing, (message.english(), missing)
+    assert said[0].render("de") == "Wie viele Felder hat jeder Ring des Rondells (große Spielplanseite)?"
+    assert refused[0].render("de").endswith("erwartet werden 3 Werte, je einer für Äußeres Rondell, Mittleres "
+                                            "Rondell, Inneres Rondell")
+    assert refused[1].render("de").endswith(": 40 ist für Mittleres Rondell nicht möglich (möglich: 3 bis 16)")
+    assert line.render("de").endswith("Äußeres Rondell: 12, Mittleres Rondell: 9, Inneres Rondell: 7")

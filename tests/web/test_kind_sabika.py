@@ -255,17 +255,28 @@ def test_a_second_sabika_game_at_the_table_asks_nothing_the_first_was_told(clien
         share(client, csrf, body["id"])
         return body
 
+    def sizes() -> dict[str, Any]:
+        entries = client.get("/api/board-profile?edition=sabika").get_json()["entries"]
+        return {e["key"]: e["value"] for e in entries if e["key"].startswith("rondel.small.") and e["value"]}
+
     first = create()
     asked = first["view"]["choices"]
-    assert asked["actor"] == "table" and asked["prompt"].startswith("How many squares does the Outer Rondel")
-    answer = asked["options"][3]["action"]
+    assert asked["actor"] == "table" and asked["prompt"].startswith("How many squares does each ring of the Rondel")
+    answer = {"type": "answer", "key": "rondel.small.sizes", "value": {"rondel.small.outer.size": 11,
+                                                                       "rondel.small.middle.size": 8,
+                                                                       "rondel.small.inner.size": 6}}
     acted = client.post(f"/api/games/{first['id']}/actions", json={"action": answer, "version": 0},
                         headers={"X-CSRF-Token": csrf})
     assert acted.status_code == 201, acted.get_json()
     assert acted.get_json()["view"]["choices"]["prompt"] != asked["prompt"]
+    assert sizes() == answer["value"]  # each ring's size kept, as three answers one by one would be
     second = create()["view"]["choices"]
-    assert second["actor"] == "table" and second["prompt"] != asked["prompt"]  # the size is known now
+    assert second["actor"] == "table" and second["prompt"] != asked["prompt"]  # the sizes are known now
     assert not any(o["action"]["key"] == answer["key"] for o in second["options"])
+    undone = client.post(f"/api/games/{first['id']}/undo", json={"version": acted.get_json()["view"]["version"]},
+                         headers={"X-CSRF-Token": csrf})
+    assert undone.status_code == 201, undone.get_json()
+    assert sizes() == {}  # taken back: the three values are forgotten with it
 
 
 def test_the_setup_wizard_offers_sabika_with_its_mode() -> None:

@@ -29,6 +29,8 @@ from companion.games.sabika.errors import IllegalAnswer, IllegalChoice, IllegalW
 from companion.games.sabika.questions import (
     Spec,
     answer_ok,
+    answered,
+    ask,
     board_questions,
     component_specs,
     lazy,
@@ -148,9 +150,9 @@ class Game(EngineGame[GameState, PlayerState]):
             if s.phase != "setup" and lazy(s):  # components are asked when an effect reads them
                 return False
             self._questions = board_questions(s) if s.phase == "setup" else component_specs(s, self._known)
-        for key, prompt, options, multi, count in self._questions:
-            if key not in s.profile:
-                s.pending = question(key, prompt, options, multi=multi, count=count)
+        for spec in self._questions:
+            if spec[0] not in s.profile:
+                s.pending = ask(s, spec)  # with the values read in the same look, in a game asking by component
                 return True
         self._questions = None
         return False
@@ -180,9 +182,10 @@ class Game(EngineGame[GameState, PlayerState]):
             s.pending = None
             self._resume_with(action.value)
         elif isinstance(action, Answer):
-            s.profile[action.key] = action.value
+            values = answered(s.pending or {}, action.value)  # a group's answer: each of its values
+            s.profile.update(values)
             s.pending = None
-            if action.key.startswith("rondel."):  # the only values the Rondel's layout is built from
+            if any(key.startswith("rondel.") for key in values):  # the only values the Rondel's layout is built from
                 self._layout = None
             self.scan = True
         elif isinstance(action, Choose):
@@ -253,7 +256,9 @@ class Game(EngineGame[GameState, PlayerState]):
         if action.key != pending["key"]:
             raise IllegalAnswer(Msg("the table must answer {key} first, not {other}", key=repr(pending["key"]),
                                     other=repr(action.key)))
-        if not answer_ok(pending, action.value):
+        if pending.get("parts"):
+            self._check_parts(pending, action.value)
+        elif not answer_ok(pending, action.value):
             if not pending["multi"]:
                 shape: Msg = Msg("one of the options")
             elif pending["count"]:
@@ -262,6 +267,24 @@ class Game(EngineGame[GameState, PlayerState]):
                 shape = Msg("a list of 1 or more distinct options")
             raise IllegalAnswer(Msg("{value} does not answer \u201c{prompt}\u201d: expected {shape}",
                                     value=repr(action.value), prompt=self._prompt(), shape=shape))
+
+    def _check_parts(self, pending: dict[str, Any], value: Any) -> None:
+        """A group's answer (``questions.group_question``) must give each part one of its possible values; the
+        refusal names the part and what it may be."""
+        parts = pending["parts"]
+        names = [Msg.from_json(part["name_say"]) for part in parts]
+        if not isinstance(value, dict) or set(value) != {part["key"] for part in parts}:
+            listed: Msg = names[0]
+            for name in names[1:]:
+                listed = Msg("{first}, {second}", first=listed, second=name)
+            raise IllegalAnswer(Msg("{value} does not answer \u201c{prompt}\u201d: expected {n} values, one each for "
+                                    "{parts}", value=repr(value), prompt=self._prompt(), n=len(parts), parts=listed))
+        for part, name in zip(parts, names, strict=True):
+            item, options = value[part["key"]], part["options"]
+            if isinstance(item, bool) or item not in options:
+                raise IllegalAnswer(Msg("\u201c{prompt}\u201d: {value} is not possible for {part} (possible: {low} to "
+                                        "{high})", prompt=self._prompt(), value=repr(item), part=name,
+                                        low=min(options), high=max(options)))
 
     def _who(self, player: int) -> Msg | str:
         return self.name(player) if 0 <= player < len(self.s.players) else Msg("player {seat}", seat=player)

@@ -12,7 +12,8 @@ every new dashboard game) asks instead each value when an effect first reads it 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from itertools import chain
 from typing import TYPE_CHECKING, Any
@@ -36,7 +37,7 @@ from companion.games.sabika.components import (
     TWO_PLAYER_REMOVED,
     WISH_ELEMENTS,
 )
-from companion.games.sabika.say import ELEMENT_SAY, RING_SAY, SIDE_SAY, SPOT_SAY, prompt_fields
+from companion.games.sabika.say import ELEMENT_SAY, RING_SAY, SIDE_SAY, SPOT_SAY, english, prompt_fields
 from companion.i18n import Msg
 
 if TYPE_CHECKING:
@@ -81,7 +82,11 @@ def question(key: str, prompt: Msg, options: Sequence[Any], *, multi: bool = Fal
 
 
 def answer_ok(q: dict[str, Any], value: Any) -> bool:
-    """Whether ``value`` answers question ``q``."""
+    """Whether ``value`` answers question ``q`` (a group's, ``group_question``: one option of each part)."""
+    if q.get("parts"):
+        return (isinstance(value, dict) and set(value) == {part["key"] for part in q["parts"]}
+                and all(not isinstance(value[part["key"]], bool) and value[part["key"]] in part["options"]
+                        for part in q["parts"]))
     if not q["multi"]:
         return value in q["options"]
     if not isinstance(value, list) or not value or len(set(map(repr, value))) != len(value):
@@ -110,12 +115,22 @@ tokens (games saved on 2026-11-26); a stored setup without ``asks`` (games saved
 setup and after each reveal, as it did."""
 
 LAZY_TOKENS = "when needed, tokens too"
-"""``setup["asks"]`` of every new game: as ``LAZY``, and the Rondel's tokens too (``latest_asking``)."""
+"""``setup["asks"]`` of games saved on 2026-11-27: as ``LAZY``, and the Rondel's tokens too (``latest_asking``)."""
+
+BY_COMPONENT = "when needed, by component"
+"""``setup["asks"]`` of every new game: as ``LAZY_TOKENS``, and the values a table reads in one look on one
+component asked as one question (``group_of``). A game saved as ``LAZY_TOKENS`` keeps asking them one by one,
+so that its log (one answer per value) replays unchanged."""
 
 
 def lazy(s: GameState) -> bool:
-    """Whether the game asks printed values when play first needs them (``LAZY`` or ``LAZY_TOKENS``)."""
-    return s.setup.get("asks") in (LAZY, LAZY_TOKENS)
+    """Whether the game asks printed values when play first needs them (``LAZY``, ``LAZY_TOKENS``, ``BY_COMPONENT``)."""
+    return s.setup.get("asks") in (LAZY, LAZY_TOKENS, BY_COMPONENT)
+
+
+def by_component(s: GameState) -> bool:
+    """Whether the game asks the values of one component read in one look as one question (``BY_COMPONENT``)."""
+    return s.setup.get("asks") == BY_COMPONENT
 
 
 TOKEN_KEYS = ("raw_spots", "marble_spots")
@@ -135,7 +150,7 @@ def latest_asking(s: GameState) -> bool:
     what his choice depends on (no tile types when no type is desired, no Map for a single City, the
     Favour Track's length only where it could stop him). A game saved as ``LAZY`` keeps asking as it
     did, so that its log replays unchanged."""
-    return s.setup.get("asks") == LAZY_TOKENS
+    return s.setup.get("asks") in (LAZY_TOKENS, BY_COMPONENT)
 
 
 def tokens_later(s: GameState) -> bool:
@@ -162,8 +177,7 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
     at_once = latest_asking(s)  # the 3 covered squares in one question, not each square's
     for ring in RINGS:
         size_key = f"rondel.{sd}.{ring}.size"
-        yield (size_key, Msg("How many squares does the {ring} have ({side} board side)?", ring=RING_SAY[ring],
-                             side=SIDE_SAY[sd]), list(range(3, 17)), False, None)
+        yield ring_size(sd, ring)
         if size_key not in prof:
             return
         for sq in range(1, int(prof[size_key]) + 1):
@@ -232,6 +246,12 @@ def board_questions(s: GameState, every: bool = False) -> Iterator[Spec]:
         yield _removed()
 
 
+def ring_size(sd: str, ring: str) -> Spec:
+    """How many squares ``ring`` has on board side ``sd`` (covered squares included, L59-61)."""
+    return (f"rondel.{sd}.{ring}.size", Msg("How many squares does the {ring} have ({side} board side)?",
+                                            ring=RING_SAY[ring], side=SIDE_SAY[sd]), list(range(3, 17)), False, None)
+
+
 def square_action(sd: str, ring: str, sq: int) -> Spec:
     """The Main Action printed on square ``sq`` of ``ring`` (board side ``sd``)."""
     return (f"rondel.{sd}.{ring}.{sq}.action",
@@ -242,6 +262,105 @@ def square_action(sd: str, ring: str, sq: int) -> Spec:
 def _dinars(pos: int) -> Spec:
     return (f"start_dinars.{pos}", Msg("How many starting Dinars does the player in turn position {n} get?", n=pos),
             list(range(0, 11)), False, None)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Printed values a table reads in one look on one component, asked as one question (``BY_COMPONENT``):
+    its key (never a profile key: the answer sets each part's own key, as answering them one by one would),
+    its prompt, and each part's own question with the part's name as the grouped question shows it."""
+
+    key: str
+    prompt: Msg
+    parts: tuple[tuple[Spec, Msg], ...]
+
+
+def ring_sizes(sd: str) -> Group:
+    """The three rings' sizes on board side ``sd``: one Rondel, counted in one look."""
+    return Group(f"rondel.{sd}.sizes", Msg("How many squares does each ring of the Rondel have ({side} board side)?",
+                                           side=SIDE_SAY[sd]),
+                 tuple((ring_size(sd, ring), RING_SAY[ring]) for ring in RINGS))
+
+
+START_DINARS = "start_dinars.by_position"
+"""The key of the question asking every turn position's starting Dinars at once."""
+
+
+def start_dinars(positions: Sequence[int]) -> Group:
+    """The starting Dinars of the turn positions ``positions``, printed together (L151-162: T3 of the setup
+    picture)."""
+    return Group(START_DINARS, Msg("How many starting Dinars does each turn position get?"),
+                 tuple((_dinars(pos), Msg("Turn position {n}", n=pos)) for pos in positions))
+
+
+def paid_positions(s: GameState) -> range:
+    """The turn positions whose starting Dinars are paid: every player's, in the solo mode only the player's
+    (Yusuf starts and takes none, L1216-1226)."""
+    return range(2, 3) if s.setup.get("solo") else range(1, len(s.players) + 1)
+
+
+def group_of(key: str, paid: Sequence[int]) -> Group | None:
+    """The group printed value ``key`` is asked in (``paid``: the turn positions given starting Dinars), None:
+    it is asked alone."""
+    parts = key.split(".")
+    if len(parts) == 4 and parts[0] == "rondel" and parts[2] in RINGS and parts[3] == "size":
+        return ring_sizes(parts[1])
+    if len(parts) == 2 and parts[0] == "start_dinars" and parts[1].isdigit():
+        return start_dinars(paid)
+    return None
+
+
+def group_question(group: Group, profile: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The question asking the values of ``group`` that ``profile`` lacks, all at once; None when fewer than 2
+    are lacking (one is asked by its own question).
+
+    ``parts``: each lacking value's key, name (English and as a message) and options; the answer is an object
+    giving each part's key one of its options (``{"rondel.large.outer.size": 12, ...}``), so the answer names
+    the values it sets wherever it is read (the log, the table's profile). ``options`` lists one answer per row
+    across the parts (each part's first option, then each part's second...), which ``Game.legal_actions``
+    offers standing for them all.
+    """
+    lacking = [(spec, name) for spec, name in group.parts if spec[0] not in profile]
+    if len(lacking) < 2:
+        return None
+    parts = [{"key": spec[0], "name": english(name), "name_say": name.to_json(), "options": list(spec[2])}
+             for spec, name in lacking]
+    longest = max(len(part["options"]) for part in parts)
+    rows = [{part["key"]: part["options"][min(i, len(part["options"]) - 1)] for part in parts} for i in range(longest)]
+    return {**question(group.key, group.prompt, rows), "parts": parts}
+
+
+def asked_with(s: GameState, spec: Spec, profile: Mapping[str, Any]) -> dict[str, Any]:
+    """The values asked in one question with printed value ``spec`` when ``profile`` lacks it, each with a
+    stand-in answer (the middle option): its group's lacking values in a game asking by component, else its own."""
+    key, _, options, multi, count = spec
+    group = group_of(key, paid_positions(s)) if by_component(s) else None
+    grouped = group_question(group, profile) if group is not None else None
+    if grouped is None:
+        return {key: _stand_in(options, multi, count)}
+    return {part["key"]: _stand_in(part["options"], False, None) for part in grouped["parts"]}
+
+
+def ask(s: GameState, spec: Spec) -> dict[str, Any]:
+    """The question for printed value ``spec``: its group's in a game asking by component, if that asks 2 or
+    more values, else its own."""
+    key, prompt, options, multi, count = spec
+    group = group_of(key, paid_positions(s)) if by_component(s) else None
+    grouped = group_question(group, s.profile) if group is not None else None
+    return grouped if grouped is not None else question(key, prompt, options, multi=multi, count=count)
+
+
+def answered(pending: dict[str, Any], value: Any) -> dict[str, Any]:
+    """The profile values an accepted answer ``value`` to question ``pending`` sets (a group's: each part's)."""
+    if pending.get("parts"):
+        return {part["key"]: value[part["key"]] for part in pending["parts"]}
+    return {pending["key"]: value}
+
+
+def is_group_key(key: str) -> bool:
+    """Whether ``key`` names a question asking a group's values (``Group``), whose answer is an object of them."""
+    parts = key.split(".")
+    return key == START_DINARS or (len(parts) == 3 and parts[0] == "rondel" and parts[2] == "sizes")
 
 
 def _removed() -> Spec:
@@ -411,7 +530,7 @@ def printed_question(s: GameState, key: object) -> dict[str, Any] | None:
     for spec_key, prompt, options, multi, count in chain(_component_of(s.profile, key),
                                                          board_questions(trial, every=True)):
         if spec_key == key:
-            return question(key, prompt, options, multi=multi, count=count)
+            return ask(s, (key, prompt, options, multi, count))
         if spec_key not in trial.profile:  # a stand-in, to reach the questions that follow from it
             trial.profile[spec_key] = _stand_in(options, multi, count)
     return None
@@ -446,15 +565,15 @@ def questions_before_play(s: GameState) -> int | None:
     trial.profile = dict(s.profile)
     specs = iter(()) if lazy(s) else component_specs(trial, set())  # a lazy game asks components in play
     left = 0
-    for key, _, options, multi, count in chain(board_questions(trial), specs) if s.phase == "setup" else specs:
-        if key not in trial.profile:
+    for spec in chain(board_questions(trial), specs) if s.phase == "setup" else specs:
+        if spec[0] not in trial.profile:
             left += 1
-            trial.profile[key] = _stand_in(options, multi, count)
+            trial.profile.update(asked_with(s, spec, trial.profile))  # a group's values: one question
     if lazy(s):  # paid when the Starting Tiles are chosen: each player's starting Dinars and chosen tile
         humans = [p for p in s.players if p.balance_card]  # Yusuf has none, and starts (L1224-1226)
-        for pos, p in enumerate(humans, start=2 if s.setup.get("solo") else 1):
-            left += f"start_dinars.{pos}" not in s.profile
-            left += not any(f"start_tile.{t}.bonus" in s.profile for t in p.start_tiles)
+        lacking = [pos for pos in paid_positions(s) if f"start_dinars.{pos}" not in s.profile]
+        left += min(len(lacking), 1) if by_component(s) else len(lacking)  # by component: all in one question
+        left += sum(not any(f"start_tile.{t}.bonus" in s.profile for t in p.start_tiles) for p in humans)
     return left
 
 

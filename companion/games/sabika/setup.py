@@ -23,7 +23,7 @@ from companion.games.sabika.components import (
     WISH_SPACES,
 )
 from companion.games.sabika.errors import SetupError
-from companion.games.sabika.questions import LAZY_TOKENS, SHIPPED_PROFILE
+from companion.games.sabika.questions import BY_COMPONENT, SHIPPED_PROFILE
 from companion.games.sabika.solo import NAME
 from companion.games.sabika.state import GameState, PlayerState
 from companion.games.sabika.yusuf import DECK_RING, DECK_SIZE, F1, new_state
@@ -57,8 +57,8 @@ class SetupOptions:
     """Solo mode: Yusuf's PP Token starts on 5, or on 10 for a harder game (L1486-1487)."""
     """A real table: setup draws are entered, and every component turned up later is asked (``draw``)."""
     when_needed: bool = False
-    """Ask each printed value when play first needs it (``questions.LAZY_TOKENS``; the dashboard's new
-    games), not all of them at setup."""
+    """Ask each printed value when play first needs it, the values read in one look together
+    (``questions.BY_COMPONENT``; the dashboard's new games), not all of them at setup."""
 
 
 def resolve_setup(options: SetupOptions) -> dict[str, Any]:
@@ -113,7 +113,7 @@ def resolve_setup(options: SetupOptions) -> dict[str, Any]:
     if solo:
         out["solo"], out["yusuf_pp"] = True, options.yusuf_pp
     if options.when_needed:
-        out["asks"] = LAZY_TOKENS
+        out["asks"] = BY_COMPONENT
     return out
 
 

@@ -158,6 +158,18 @@ def answer_label(key: str, value: Any) -> Msg | str:
     return text
 
 
+def parts_label(parts: list[dict[str, Any]], value: dict[str, Any]) -> Msg:
+    """An answer to a group's question (``questions.group_question``) in player words, part by part in the
+    question's order: "Outer Rondel: 12, Middle Rondel: 9, Inner Rondel: 7"."""
+    said = [Msg("{part}: {value}", part=Msg.from_json(part["name_say"]), value=answer_label(part["key"],
+                                                                                           value.get(part["key"])))
+            for part in parts]
+    out = said[0]
+    for one in said[1:]:
+        out = Msg("{first}, {second}", first=out, second=one)
+    return out
+
+
 def option_label(key: str, option: Any) -> Msg | str:
     """An offered answer to the question ``key`` in player words: the words the engine gave it (a ``Said``),
     else ``answer_label``. The game's question buttons and the Board page both say an option this way."""

@@ -34,20 +34,35 @@ def remembered(store: Store, game: TableGame) -> dict[str, Any]:
             if key in known and value in known[key]}
 
 
+def _answered(game: TableGame, action: dict[str, Any]) -> dict[str, Any]:
+    """The printed values an answer gives that ``game`` keeps: its key's, or each value of an answer to several
+    at once (the adapter's ``answer_values``: Sabika asks a Rondel's three ring sizes in one question)."""
+    if action.get("type") != "answer":
+        return {}
+    key, value = str(action.get("key")), action.get("value")
+    split = getattr(game, "answer_values", None)
+    values: dict[str, Any] = split(key, value) if split is not None else {key: value}
+    return {k: v for k, v in values.items() if k in _known(game)}
+
+
 def keep(store: Store, game: TableGame, game_id: str, action: dict[str, Any]) -> None:
-    """After the table answered a question of ``game_id``: keep the value for the next game."""
-    if action.get("type") != "answer" or action.get("key") not in _known(game):
+    """After the table answered a question of ``game_id``: keep the value (or values) for the next game."""
+    values = _answered(game, action)
+    if not values:
         return
     with store.write() as db:
-        records.upsert(db, game.KEY, str(action["key"]), action.get("value"), "answer", game_id)
+        for key, value in values.items():
+            records.upsert(db, game.KEY, key, value, "answer", game_id)
 
 
 def drop(store: Store, game: TableGame, game_id: str, action: dict[str, Any]) -> None:
-    """After the table took its answer back: forget it, if it is still the one this game gave."""
-    if action.get("type") != "answer" or action.get("key") not in _known(game):
+    """After the table took its answer back: forget its values, if each is still the one this game gave."""
+    values = _answered(game, action)
+    if not values:
         return
     with store.write() as db:
-        records.delete_answer(db, game.KEY, str(action["key"]), game_id)
+        for key in values:
+            records.delete_answer(db, game.KEY, key, game_id)
 
 
 def listed(store: Store, game: TableGame) -> list[dict[str, Any]]:

@@ -27,7 +27,7 @@ from companion.games.sabika.components import (
     WORKERS,
 )
 from companion.games.sabika.errors import RuleError, SetupError
-from companion.games.sabika.questions import questions_before_play
+from companion.games.sabika.questions import is_group_key, questions_before_play
 from companion.games.sabika.rondel import move_cost
 from companion.games.sabika.rules import occupancy
 from companion.games.sabika.say import ACTION_SAY, RING_SAY, SPOT_SAY, WORKER_SAY, WORKER_TITLE, Said
@@ -38,6 +38,7 @@ from companion.games.sabika.words import (
     answer_group,
     icons_label,
     option_label,
+    parts_label,
     place_words,
 )
 from companion.i18n import Msg
@@ -117,6 +118,12 @@ class _AnyValue:
 
 PROFILE = _Remembered()
 """Printed values remembered per table for the next Sabika game (``companion.table.kinds.profile``)."""
+
+
+def answer_values(key: str, value: Any) -> dict[str, Any]:
+    """The printed values an answer gives (``companion.table.kinds.profile`` keeps each): an answer to a group's
+    question (a Rondel's ring sizes, the starting Dinars) is an object of them, any other answer its key's."""
+    return dict(value) if is_group_key(key) and isinstance(value, dict) else {key: value}
 
 
 def new_game(players: list[str], seed: int, options: dict[str, Any]) -> Game:
@@ -303,8 +310,12 @@ def action_words(game: Game, action: Action) -> tuple[Msg | str, Msg]:
 
 
 def _answer_words(game: Game, key: str, value: Any) -> Msg | str:
-    """An answer in player words; a table draw's answer (a word the engine offered) in the offer's words."""
-    offered = next((option for option in (game.s.pending or {}).get("options", []) if option == value), value)
+    """An answer in player words; a table draw's answer (a word the engine offered) in the offer's words; an
+    answer to a group's question part by part."""
+    pending = game.s.pending or {}
+    if pending.get("parts") and isinstance(value, dict):
+        return parts_label(pending["parts"], value)
+    offered = next((option for option in pending.get("options", []) if option == value), value)
     return option_label(key, offered)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,8 @@ import pytest
 from companion.games.sabika import Answer, Game, Rest, SetupOptions, Work
 from companion.games.sabika import log as sabika_log
 from companion.games.sabika.actions import Action
-from companion.games.sabika.questions import LAZY, LAZY_TOKENS
+from companion.games.sabika.errors import IllegalAnswer
+from companion.games.sabika.questions import BY_COMPONENT, LAZY, LAZY_TOKENS
 from companion.games.sabika.setup import resolve_setup
 from companion.games.sabika.simulate import random_profile
 
@@ -61,6 +63,18 @@ def test_an_old_saved_game_loads_and_replays_unchanged() -> None:
     assert len(asked) > 150
 
 
+@pytest.mark.parametrize("name", ["3p", "4p"])
+def test_a_game_saved_asking_one_value_at_a_time_replays_to_the_same_end(name: str) -> None:
+    """Whole random games saved by the engine of commit ef805b4 (``asks``: "when needed, tokens too"), which
+    asked each ring's size and each turn position's starting Dinars on its own, with the final state reached."""
+    game = sabika_log.read_log((DATA / f"saved-asking-tokens-too-{name}.jsonl").read_text(encoding="utf-8"), name)
+    final = json.loads((DATA / f"saved-asking-tokens-too-{name}.final.json").read_text(encoding="utf-8"))
+    assert game.s.setup["asks"] == LAZY_TOKENS
+    asked = [action.key for action in game.log if isinstance(action, Answer)]
+    assert "rondel.large.middle.size" in asked and "start_dinars.2" in asked  # one by one, as saved
+    assert json.loads(json.dumps(game.to_dict(), sort_keys=True)) == final
+
+
 @pytest.mark.parametrize("name", ["2p", "solo"])
 def test_a_game_saved_asking_when_needed_replays_to_the_same_end(name: str) -> None:
     """Whole random games saved by the engine of commit 1dea28c (``asks``: "when needed", the bag and the
@@ -78,22 +92,69 @@ def test_a_new_table_game_asks_only_what_its_first_move_needs() -> None:
     assert not [key for key in lazy if key.endswith(".action") or key.startswith(("city_tile.", "minor_card."))]
     assert not [key for key in lazy if key.startswith("bag.") or key.endswith("_spots")]  # tokens: when reached
     assert "sultan.2p.squares" in lazy and "sultan.2p.count" not in lazy  # their squares at once
-    assert len(lazy) <= 8, lazy
+    assert len(lazy) <= 5, lazy  # 8 when each ring's size and each player's Dinars were a question
 
 
-def test_a_new_three_player_game_asks_the_three_covered_squares_at_once() -> None:
+@pytest.mark.parametrize(("players", "most"), [(("Ana", "Ben"), 5), (("Ana", "Ben", "Cy"), 7),
+                                               (("Ana", "Ben", "Cy", "Dee"), 6)])
+def test_a_new_game_asks_what_one_look_at_a_component_reads_in_one_question(players: tuple[str, ...],
+                                                                             most: int) -> None:
+    """The Rondel's three ring sizes are one question, every turn position's starting Dinars another (11 before
+    the first move with 3 or 4 players when each was asked alone); the Starting Tiles stay one each."""
+    asked = questions_before_first_move(players, when_needed=True)
+    side = "small" if len(players) == 2 else "large"
+    assert asked[0] == f"rondel.{side}.sizes" and "start_dinars.by_position" in asked
+    assert not [key for key in asked if key.endswith(".size") or key.startswith("start_dinars.")
+                and key != "start_dinars.by_position"]
+    assert len([key for key in asked if key.startswith("start_tile.")]) == len(players)
+    assert len(asked) <= most <= 10, asked
+
+
+def test_a_grouped_answer_sets_the_values_the_questions_one_by_one_set() -> None:
+    grouped = Game.new(SetupOptions(players=("Ana", "Ben", "Cy"), seed=4, when_needed=True))
+    alone = Game({**resolve_setup(SetupOptions(players=("Ana", "Ben", "Cy"), seed=4, when_needed=True)),
+                  "asks": LAZY_TOKENS})
+    sizes = {"rondel.large.outer.size": 12, "rondel.large.middle.size": 9, "rondel.large.inner.size": 7}
+    assert grouped.pending is not None and [part["key"] for part in grouped.pending["parts"]] == list(sizes)
+    grouped.apply(Answer("rondel.large.sizes", sizes))
+    for key, value in sizes.items():
+        alone.apply(Answer(key, value))
+    assert grouped.layout.squares == alone.layout.squares and len(grouped.layout.squares["outer"]) == 12
+    assert {key: grouped.s.profile[key] for key in sizes} == sizes
+    assert grouped.s.pending == alone.s.pending  # the covered squares next, among the squares just counted
+
+
+@pytest.mark.parametrize(("value", "words"), [
+    ({"rondel.large.outer.size": 12, "rondel.large.middle.size": 9}, "expected 3 values, one each for Outer Rondel, "
+                                                                       "Middle Rondel, Inner Rondel"),
+    ([12, 9, 7], "expected 3 values"),
+    ({"rondel.large.outer.size": 12, "rondel.large.middle.size": 40, "rondel.large.inner.size": 7},
+     "40 is not possible for Middle Rondel (possible: 3 to 16)"),
+    ({"rondel.large.outer.size": True, "rondel.large.middle.size": 9, "rondel.large.inner.size": 7},
+     "True is not possible for Outer Rondel"),
+])
+def test_a_bad_grouped_answer_is_refused_naming_the_ring_and_changes_nothing(value: object, words: str) -> None:
+    game = Game.new(SetupOptions(players=("Ana", "Ben", "Cy"), seed=4, when_needed=True))
+    before = game.to_dict()
+    with pytest.raises(IllegalAnswer, match=re.escape(words)) as refused:
+        game.apply(Answer("rondel.large.sizes", value))
+    assert "each ring of the Rondel" in str(refused.value)  # the component the question is about
+    assert game.to_dict() == before and not game.log
+
+
+def test_a_three_player_game_asks_the_three_covered_squares_at_once() -> None:
     asked = questions_before_first_move(("Ana", "Ben", "Cy"), when_needed=True)
     assert "rondel.large.four_only" in asked and not [key for key in asked if key.endswith(".four_only")
                                                       and key != "rondel.large.four_only"]
-    assert len(asked) <= 11, asked  # 42 when each square was asked
 
 
 def test_a_new_solo_game_asks_only_what_yusufs_first_turn_reads() -> None:
     asked = questions_before_first_move(("Ana",), when_needed=True)  # Yusuf starts (L1224-1226)
     trade = next(key for key in asked if key.startswith("solo.trade."))
     assert asked[asked.index(trade) + 1] == "start_dinars.2"  # his first Ship: one City meets the Card, no Map
+    assert asked.index(trade) <= 2  # the ring sizes, the Sultan's Workers, then what Yusuf's first turn reads
     assert not [key for key in asked if key.startswith(("map.", "favour.", "bag.")) or key.endswith(".type")]
-    assert len(asked) <= 20, asked  # 37 before
+    assert len(asked) <= 18, asked  # 37 before, 20 when each ring's size was a question
 
 
 def _run(game: Game, seed: int) -> tuple[dict[str, Any], list[Action]]:
@@ -118,8 +179,8 @@ def _asking(game: Game, played: list[Action], values: dict[str, Any]) -> int:
     asked = 0
     for action in [*played, None]:
         while game.pending is not None and game.pending["kind"] == "question":
-            key = game.pending["key"]
-            game.apply(Answer(key, values[key]))
+            key, parts = game.pending["key"], game.pending.get("parts")
+            game.apply(Answer(key, {part["key"]: values[part["key"]] for part in parts} if parts else values[key]))
             asked += 1
         if action is not None:
             game.apply(action)
@@ -160,5 +221,5 @@ def test_a_new_game_asked_as_it_goes_ends_where_a_game_knowing_every_value_ends(
     assert all(key.startswith(("yusuf.", "solo.")) for key in answers)  # only the automa's cards: not in it
     asked = Game.new(SetupOptions(players=players, seed=seed, solo=solo, when_needed=True))
     assert _asking(asked, played, ahead.profile) > 20
-    assert asked.s.setup["asks"] == LAZY_TOKENS
+    assert asked.s.setup["asks"] == BY_COMPONENT
     _same_end(asked, ahead)
