@@ -214,10 +214,22 @@ def choices(game: Game) -> dict[str, Any]:
     progress = setup_progress(game)
     if progress is not None:
         out_view.update(progress=progress.english(), progress_say=progress.to_json())
-    several = several_options_question(game)
-    if several is not None:
-        out_view["question"] = several
+    editor = several_options_question(game) or grouped_question(game)
+    if editor is not None:
+        out_view["question"] = editor
     return out_view
+
+
+def grouped_question(game: Game) -> dict[str, Any] | None:
+    """The question asking several printed values at once (a Rondel's three ring sizes), for a page to offer one
+    stepper per value: its key and ``parts``, each with its key, its options and its name as a message; the answer
+    is an object giving each part's key its value. None for any other decision. The legal actions (``options``)
+    list only one answer per row of the parts' options, which would let the table give three equal sizes only."""
+    pending = game.s.pending or {}
+    if pending.get("kind") != "question" or not pending.get("parts"):
+        return None
+    return {"key": pending["key"], "parts": [{"key": part["key"], "options": list(part["options"]),
+                                              "name_say": part["name_say"]} for part in pending["parts"]]}
 
 
 def several_options_question(game: Game) -> dict[str, Any] | None:

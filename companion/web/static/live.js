@@ -238,6 +238,16 @@ window.KeshiLive = (function () {
     }
   }
 
+  // The sticky turn bar covers the window's top once the page is scrolled: the page's own scrolling
+  // (scrollIntoView of a question, a message, the screen) leaves room for it, however tall it is now
+  // (a notice or a lost connection makes it taller). app.css: ``html { scroll-padding-top: var(--turnbar-height) }``.
+  const turnbar = document.getElementById("turnbar");
+  if (turnbar && window.ResizeObserver) {
+    new ResizeObserver(function () {
+      document.documentElement.style.setProperty("--turnbar-height", turnbar.offsetHeight + "px");
+    }).observe(turnbar);
+  }
+
   return {follow: follow, logList: logList, role: role, fillRoles: fillRoles, askShare: askShare,
     renderDevices: renderDevices, renderWho: renderWho};
 })();

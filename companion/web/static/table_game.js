@@ -166,7 +166,7 @@
     title.textContent = actor === "table" ? t("Question for the table") :
       (role() === "all" ? t("{player}'s turn", {player: nameOf(actor)}) : t("Your turn, {name}", {name: nameOf(actor)}));
     if (choices.question) {
-      severalOptions(box, choices.question);
+      editorQuestion(box, choices.question);
       return;
     }
     const steps = nextSteps();
@@ -202,12 +202,15 @@
     const back = document.getElementById("back");
     if (back) { back.addEventListener("click", function () { trail = []; message = null; render(); }); }
   }
-  // A question taking several options at once (a printed bonus's icons, left to right): the Board page's editor,
-  // toggles kept in the order tapped, answered with all of them (``count`` of them when the question says so).
-  function severalOptions(box, question) {
+  // A question the Board page's editor answers: several options at once (a printed bonus's icons, left to right:
+  // toggles kept in the order tapped, ``count`` of them when the question says so), or several values read in one
+  // look (``parts``: a Rondel's three ring sizes, one stepper each, sent as an object of them).
+  function editorQuestion(box, question) {
     box.innerHTML = '<div class="tg-question"></div>';
-    const spec = {key: question.key, title: view.choices.prompt, options: question.options, multi: true,
-      count: question.count, words: question.words_say.map(Keshi.say)};
+    const spec = question.parts ? {key: question.key, title: view.choices.prompt, options: [], multi: false,
+      group: question.parts.map(function (part) { return {key: part.key, name: Keshi.say(part.name_say), options: part.options}; })} :
+      {key: question.key, title: view.choices.prompt, options: question.options, multi: true,
+        count: question.count, words: question.words_say.map(Keshi.say)};
     KeshiValueEditor.render(box.firstChild, spec, {submit: t("Answer"), prefix: "tg-q", onSubmit: function (value) {
       send("/actions", {action: {type: "answer", key: question.key, value: value}});
       return {ok: true};  // a refusal is said by `send`, above the choices

@@ -1,7 +1,8 @@
 // One printed board value, entered with steppers instead of a long list of buttons.
 // Used by the board-profile screen and by a game's question for the table. The widget follows the
 // shape of the possible values: numbers get a stepper (and may be typed), pairs of numbers one
-// stepper per part, bundles ("1 water + 2 dates") one stepper per resource, a few words one button
+// stepper per part, several values read in one look (`spec.group`: Sabika's three ring sizes) one stepper
+// each, sent as an object of them, bundles ("1 water + 2 dates") one stepper per resource, a few words one button
 // each (a tap answers), and "choose all that apply" toggles (kept in the order tapped: a printed bonus's icons
 // are read left to right). Only a value among the possible ones
 // can be sent; anything else says why next to the button.
@@ -63,6 +64,9 @@ window.KeshiValueEditor = (function () {
   // option, as a game's question buttons say them: Sabika's "2 Dinars", not "dinars:2"), else `text`; a set of
   // options ("choose all that apply") is its options' words joined.
   function label(spec, value) {
+    if (spec.group && value && typeof value === "object") {  // "Outer Rondel: 12, Middle Rondel: 9, ..."
+      return spec.group.map(function (part) { return part.name + ": " + text(value[part.key]); }).join(", ");
+    }
     if (spec.words) {
       const i = spec.options.findIndex(function (o) { return same(o, value); });
       if (i >= 0) { return spec.words[i]; }
@@ -87,6 +91,7 @@ window.KeshiValueEditor = (function () {
   }
 
   function kindOf(spec) {
+    if (spec.group) { return "group"; }
     const o = spec.options;
     if (spec.multi) { return "multi"; }
     if (o.every(isNum)) { return "number"; }
@@ -131,6 +136,13 @@ window.KeshiValueEditor = (function () {
       const start = current !== null ? current : spec.options[0];
       fields = [{name: "value", type: "num", values: spec.options}];
       html += stepper(spec.title, spec.options, start, prefix + "value");
+    } else if (kind === "group") {  // [{key, name, options}]: one stepper (or list) per value, by its own options
+      spec.group.forEach(function (part, i) {
+        const start = current !== null && current[part.key] !== undefined ? current[part.key] : part.options[0];
+        const num = part.options.every(isNum);
+        fields.push({name: i, type: num ? "num" : "pick", values: part.options, key: part.key, label: part.name});
+        html += num ? stepper(part.name, part.options, start, prefix + i) : choice(part.name, part.options, start, prefix + i);
+      });
     } else if (kind === "parts") {
       const size = spec.options[0].length;
       for (let i = 0; i < size; i += 1) {
@@ -191,12 +203,12 @@ window.KeshiValueEditor = (function () {
 
     function read() {
       if (kind === "multi") { return tapped.map(function (i) { return spec.options[i]; }); }
-      const got = kind === "bundle" ? {} : [];
+      const got = kind === "bundle" || kind === "group" ? {} : [];
       fields.forEach(function (f) {
         const id = prefix + f.name;
         const input = document.getElementById(id);
         const v = f.type === "num" ? Number(input.value) : f.values[Number(input.value)];
-        if (kind === "bundle") { if (!(isNum(v) && v === 0)) { got[f.name] = v; } } else { got.push(v); }
+        if (kind === "group") { got[f.key] = v; } else if (kind === "bundle") { if (!(isNum(v) && v === 0)) { got[f.name] = v; } } else { got.push(v); }
       });
       if (kind === "bundle") {  // "0 points" is a possible reward: compare without the zeros, send the option itself
         const match = spec.options.filter(function (o) { return same(stripZeros(o), got); })[0];
@@ -210,6 +222,7 @@ window.KeshiValueEditor = (function () {
       if (kind === "number" && (!isFinite(value) || String(document.getElementById(prefix + "value").value).trim() === "")) {
         return t("Type a number.");
       }
+      if (kind === "group") { return groupProblem(value); }
       if (spec.options.some(function (o) { return same(o, value); })) { return null; }
       if (kind === "number") {
         return t("{value} is not possible here: {low} to {high}", {value: text(value),
@@ -218,6 +231,19 @@ window.KeshiValueEditor = (function () {
       // Nothing chosen yet (an all-zero tile) is a step still to take, not a wrong value.
       return text(value) === t("nothing") ? NOTHING_YET :
         t("{value} is not possible here.", {value: text(value)});
+    }
+    // Each value of a group against its own possible values; the first that is not one is named.
+    function groupProblem(value) {
+      for (let i = 0; i < fields.length; i += 1) {
+        const f = fields[i];
+        const typed = String(document.getElementById(prefix + f.name).value).trim();
+        if (f.type === "num" && (typed === "" || !isFinite(value[f.key]))) { return f.label + ": " + t("Type a number."); }
+        if (!f.values.some(function (o) { return same(o, value[f.key]); })) {
+          return f.label + ": " + t("{value} is not possible here: {low} to {high}", {value: text(value[f.key]),
+            low: text(Math.min.apply(null, f.values)), high: text(Math.max.apply(null, f.values))});
+        }
+      }
+      return null;
     }
     function refresh() {
       const button = el.querySelector(".pv-submit");
