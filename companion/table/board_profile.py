@@ -73,6 +73,8 @@ def value_title(edition: str, key: Any, known: Mapping[str, Any]) -> str:
     the table's ``known`` values; Marrakesh's from the key catalogue), or ``ProfileError`` naming an unknown key."""
     if check_edition(edition) != sabika.EDITION:
         return str(key_info(key).title)
+    if key in sabika.GROUPS:  # values a game asks in one question: one entry
+        return str(sabika.GROUPS[key].prompt)
     spec = sabika.specs({**sabika.SHIPPED_PROFILE, **known}).get(key)
     if spec is None:
         raise ProfileError(Msg("{key} is no printed value a Sabika game asks (or what it follows from is not known "
@@ -138,8 +140,10 @@ class BoardProfile:
         edition = check_edition(edition)
         entry = {"key": key} if edition == sabika.EDITION else key_info(key).to_json()
         self._check(edition, {key: value}, self.values(edition))
+        given = sabika.split({key: value}) if edition == sabika.EDITION else {key: value}  # a group's: each
         with self.store.write() as db:
-            records.upsert(db, edition, key, value, source, game_id)
+            for one, its in given.items():
+                records.upsert(db, edition, one, its, source, game_id)
         return {**entry, "value": value, "source": source}
 
     def remember_answer(self, edition: str, key: str, value: Any, game_id: str) -> bool:
@@ -152,9 +156,12 @@ class BoardProfile:
         return True
 
     def forget(self, edition: str, key: str) -> bool:
-        """Drop the table's value of ``key`` (the engine asks it again next game); False if there was none."""
+        """Drop the table's value of ``key`` (a Sabika group's: each of its values; the engine asks it again next
+        game); False if there was none."""
+        edition = check_edition(edition)
+        keys = sabika.members(key) if edition == sabika.EDITION else [key]
         with self.store.write() as db:
-            return records.delete(db, check_edition(edition), key)
+            return sum(records.delete(db, edition, one) for one in keys) > 0
 
     def forget_answer(self, edition: str, key: str, value: Any, game_id: str) -> bool:
         """Drop an answer that ``game_id`` gave and then took back (only if it is still that answer)."""
@@ -187,6 +194,7 @@ class BoardProfile:
                                    most=MAX_IMPORT_VALUES))
         current = self.values(edition)
         self._check(edition, values, current)
+        values = sabika.split(values) if edition == sabika.EDITION else values  # a group's value: each of its values
         counts = {"added": 0, "changed": 0, "unchanged": 0}
         with self.store.write() as db:
             for key, value in values.items():

@@ -9,6 +9,10 @@ Tiles) and the cards (Trade Cards, Major and Minor Poems, Minor Construction Car
 Balance Cards, Yusuf's Cards for the solo mode), every numbered one a game the companion deals can
 turn up (``components.POOLS``).
 
+Values a game asks in one question (``questions.Group``: a Rondel's three ring sizes, the four turn
+positions' starting Dinars) are one entry here too, with one stepper per value (``group``), so the Board
+page and the game's question agree; saving or forgetting it saves or forgets each of its values.
+
 A value that follows from another is listed once that one is known, as a game asks it: a ring's
 squares after its size, a Secondary square's links after how many there are, a Sultan's Worker's
 square after how many there are, a Favour space's Bonus after the track's length, a route's cost
@@ -23,14 +27,18 @@ from typing import Any
 from companion.games.sabika.components import POOLS, RINGS
 from companion.games.sabika.questions import (
     SHIPPED_PROFILE,
+    Group,
     Spec,
     answer_ok,
     board_questions,
+    group_question,
     pool_components,
     question,
+    ring_sizes,
+    start_dinars,
 )
 from companion.games.sabika.setup import SetupOptions, initial_state, resolve_setup
-from companion.games.sabika.words import option_label
+from companion.games.sabika.words import option_label, parts_label
 from companion.games.sabika.yusuf import DECK_RING, DECK_SIZE, card_specs, trade_cities_spec
 from companion.i18n import Msg
 
@@ -51,6 +59,27 @@ FAMILIES: dict[str, tuple[str, Msg]] = {
     "solo": ("cards", Msg("Trade Cards in the solo mode")),
 }
 COMPONENTS = ("board", "tiles", "cards")
+
+#: The values listed as one entry, as a game asks them (``questions.Group``), by the entry's key.
+GROUPS: dict[str, Group] = {group.key: group for group in (ring_sizes("small"), ring_sizes("large"),
+                                                           start_dinars(range(1, 5)))}
+
+
+def members(key: str) -> list[str]:
+    """The keys of the values entry ``key`` stands for: a group's, else ``key`` itself."""
+    group = GROUPS.get(key)
+    return [spec[0] for spec, _ in group.parts] if group is not None else [key]
+
+
+def split(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` with a group's value (an object giving each of its keys a value) as those values."""
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if key in GROUPS and isinstance(value, dict) and set(value) == set(members(key)):
+            out.update(value)
+        else:
+            out[key] = value
+    return out
 
 
 def needs(key: str) -> list[str]:
@@ -149,14 +178,54 @@ def entries(stored: list[dict[str, Any]], known: Mapping[str, Any]) -> list[dict
     out.sort(key=lambda e: (COMPONENTS.index(e["component"]), e["order"]))
     for entry in out:
         del entry["order"]
+    return _grouped(out)
+
+
+def _grouped(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``listed`` with each group's values as one entry where its first value was (``group``: each value's key,
+    name, options and the table's value; the entry's value is the object of them once all are known)."""
+    by_key = {e["key"]: e for e in listed}
+    group_of = {spec[0]: group for group in GROUPS.values() for spec, _ in group.parts}
+    out: list[dict[str, Any]] = []
+    placed: set[str] = set()
+    for entry in listed:
+        group = group_of.get(entry["key"])
+        if group is None:
+            out.append(entry)
+        elif group.key not in placed:
+            placed.add(group.key)
+            out.append(_group_entry(group, [by_key[spec[0]] for spec, _ in group.parts]))
     return out
 
 
+def _group_entry(group: Group, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Board page's entry of ``group`` from the entries of its values (``parts``, in the group's order)."""
+    asked = group_question(group, {})
+    assert asked is not None  # every group has 2 or more values
+    known = all(part["source"] != "missing" for part in parts)
+    latest = max(parts, key=lambda part: part["updated_at"] or 0)
+    return {"key": group.key, "title": str(group.prompt), "where": parts[0]["where"], "options": asked["options"],
+            "multi": False, "words": [str(parts_label(asked["parts"], row)) for row in asked["options"]],
+            "count": None, "parts": [], "component": parts[0]["component"], "family": parts[0]["family"],
+            "group": [{"key": part["key"], "name": str(Msg.from_json(said["name_say"])), "options": part["options"],
+                       "value": part["value"]} for part, said in zip(parts, asked["parts"], strict=True)],
+            "value": {part["key"]: part["value"] for part in parts} if known else None,
+            "source": latest["source"] if known else "missing", "updated_at": latest["updated_at"]}
+
+
 def problems(new: Mapping[str, Any], current: Mapping[str, Any]) -> list[Msg]:
-    """Why values of ``new`` (merged over the table's ``current``) cannot be stored, one line each."""
-    listed = specs({**SHIPPED_PROFILE, **current, **new})
+    """Why values of ``new`` (merged over the table's ``current``; a group's value as each of its values,
+    ``split``) cannot be stored, one line each."""
     out: list[Msg] = []
     for key, value in new.items():
+        if key in GROUPS and not (isinstance(value, dict) and set(value) == set(members(key))):
+            out.append(Msg("{title}: {value} does not give one value for each of them", title=GROUPS[key].prompt,
+                           value=repr(value)))
+    new = split(new)
+    listed = specs({**SHIPPED_PROFILE, **current, **new})
+    for key, value in new.items():
+        if key in GROUPS:
+            continue
         spec = listed.get(key)
         if spec is None:
             out.append(Msg("{key} is no printed value a Sabika game asks (or what it follows from is not known yet)",

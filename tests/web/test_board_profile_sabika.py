@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from companion.games.sabika.simulate import random_action
 from companion.store import Store
 from companion.table.board_profile import BoardProfile, ProfileError
+from companion.table.board_profile_sabika import split
 from companion.table.kinds import profile as table_profile
 from companion.table.kinds import sabika as kind
 
@@ -41,8 +42,8 @@ def fill(profile: BoardProfile) -> int:
         values = {e["key"]: e["options"][:e["count"] or 1] if e["multi"] else e["options"][len(e["options"]) // 2]
                   for e in missing}
         assert profile.import_document({"format": "keshi-board-profile", "version": 1, "edition": SABIKA,
-                                        "values": values})["added"] == len(values)
-        given += len(values)
+                                        "values": values})["added"] == len(split(values))  # a group's: each value
+        given += len(split(values))
     return given
 
 
@@ -51,7 +52,7 @@ def test_the_page_lists_the_board_tiles_and_cards_and_what_follows_once_known(pr
     keys = [e["key"] for e in entries]
     assert [e["component"] for e in entries] == sorted((e["component"] for e in entries),
                                                        key=("board", "tiles", "cards").index)
-    assert {"rondel.small.outer.size", "bag.tokens_per_type", "start_dinars.4", "wish.C4.elements",
+    assert {"rondel.small.sizes", "bag.tokens_per_type", "start_dinars.by_position", "wish.C4.elements",
             "minor_card.24.base", "yusuf.poet.8.actions", "solo.trade.8.cities"} <= set(keys)
     assert not [key for key in keys if key.startswith("rondel.small.outer.") and key.endswith(".action")]
     assert {e["key"]: e["source"] for e in entries}["major_poem.A1.metric"] == "rulebook"
@@ -60,6 +61,37 @@ def test_the_page_lists_the_board_tiles_and_cards_and_what_follows_once_known(pr
     assert [key for key in keys if key.startswith("rondel.small.outer.") and key.endswith(".action")] == [
         f"rondel.small.outer.{n}.action" for n in range(1, 9)]
     assert "yusuf.builder.1.square" in keys and "yusuf.poet.1.square" not in keys  # the inner ring's size first
+
+
+def test_a_rondels_ring_sizes_are_one_entry_as_a_game_asks_them_and_saved_as_each_value(
+        client: FlaskClient) -> None:
+    csrf = {"X-CSRF-Token": csrf_of(client)}
+
+    def entries() -> dict[str, dict[str, Any]]:
+        return {e["key"]: e for e in client.get(f"/api/board-profile?edition={SABIKA}").get_json()["entries"]}
+
+    listed = entries()
+    assert not [key for key in listed if key.endswith(".size") or key.startswith("start_dinars.")
+                and key != "start_dinars.by_position"]
+    sizes = listed["rondel.large.sizes"]
+    assert [part["name"] for part in sizes["group"]] == ["Outer Rondel", "Middle Rondel", "Inner Rondel"]
+    assert sizes["title"] == "How many squares does each ring of the Rondel have (large board side)?"
+    assert len(listed["start_dinars.by_position"]["group"]) == 4 and sizes["source"] == "missing"
+    url = f"/api/board-profile/{SABIKA}/values/rondel.large.sizes"
+    for bad in ({"rondel.large.outer.size": 12}, {"rondel.large.outer.size": 12, "rondel.large.middle.size": 40,
+                                                  "rondel.large.inner.size": 7}, [12, 9, 7]):
+        refused = client.put(url, json={"value": bad}, headers=csrf)
+        assert refused.status_code == 400 and ("Middle Rondel" in refused.get_json()["error"] if
+                                               len(bad) == 3 and isinstance(bad, dict) else
+                                               "does not give one value for each" in refused.get_json()["error"])
+    assert entries()["rondel.large.sizes"]["value"] is None  # nothing stored
+    value = {"rondel.large.outer.size": 12, "rondel.large.middle.size": 9, "rondel.large.inner.size": 7}
+    assert client.put(url, json={"value": value}, headers=csrf).status_code == 200
+    assert entries()["rondel.large.sizes"]["value"] == value and entries()["rondel.large.sizes"]["source"] == "edit"
+    assert client.get(f"/api/board-profile/{SABIKA}/export").get_json()["values"] == value  # each value, as answered
+    assert "rondel.large.four_only" in entries()  # what follows from the sizes is listed now
+    assert client.delete(url, headers=csrf).status_code == 200
+    assert client.get(f"/api/board-profile/{SABIKA}/export").get_json()["values"] == {}
 
 
 @pytest.mark.parametrize(("key", "value"), [("rondel.small.outer.size", 99), ("no.such.key", 1),

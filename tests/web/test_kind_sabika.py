@@ -255,9 +255,10 @@ def test_a_second_sabika_game_at_the_table_asks_nothing_the_first_was_told(clien
         share(client, csrf, body["id"])
         return body
 
-    def sizes() -> dict[str, Any]:
+    def sizes() -> dict[str, Any] | None:  # the Board page's entry: the three sizes, as the game asks them
         entries = client.get("/api/board-profile?edition=sabika").get_json()["entries"]
-        return {e["key"]: e["value"] for e in entries if e["key"].startswith("rondel.small.") and e["value"]}
+        found: dict[str, Any] | None = next(e for e in entries if e["key"] == "rondel.small.sizes")["value"]
+        return found
 
     first = create()
     asked = first["view"]["choices"]
@@ -276,7 +277,7 @@ def test_a_second_sabika_game_at_the_table_asks_nothing_the_first_was_told(clien
     undone = client.post(f"/api/games/{first['id']}/undo", json={"version": acted.get_json()["view"]["version"]},
                          headers={"X-CSRF-Token": csrf})
     assert undone.status_code == 201, undone.get_json()
-    assert sizes() == {}  # taken back: the three values are forgotten with it
+    assert sizes() is None  # taken back: the three values are forgotten with it
 
 
 def test_the_setup_wizard_offers_sabika_with_its_mode() -> None:

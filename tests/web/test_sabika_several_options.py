@@ -19,8 +19,8 @@ def test_a_question_taking_several_options_is_answered_with_several_in_the_order
     game_id = made.get_json()["id"]
     share(client, csrf, game_id)
     view = client.get(f"/api/games/{game_id}").get_json()
-    for _ in range(5):  # the board's size first (one number each), then the Sultan's Workers' squares: one or more
-        if "question" in view["choices"]:
+    for _ in range(5):  # the board's sizes first (one stepper each), then the Sultan's Workers' squares: one or more
+        if "options" in view["choices"].get("question", {}):
             break
         options = view["choices"]["options"]
         view = client.post(f"/api/games/{game_id}/actions", headers={"X-CSRF-Token": csrf},

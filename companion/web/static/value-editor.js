@@ -138,7 +138,9 @@ window.KeshiValueEditor = (function () {
       html += stepper(spec.title, spec.options, start, prefix + "value");
     } else if (kind === "group") {  // [{key, name, options}]: one stepper (or list) per value, by its own options
       spec.group.forEach(function (part, i) {
-        const start = current !== null && current[part.key] !== undefined ? current[part.key] : part.options[0];
+        // the value given so far: the group's, else this value's own (the Board page knows some of a group's)
+        const own = part.value !== undefined && part.value !== null ? part.value : part.options[0];
+        const start = current !== null && current[part.key] !== undefined ? current[part.key] : own;
         const num = part.options.every(isNum);
         fields.push({name: i, type: num ? "num" : "pick", values: part.options, key: part.key, label: part.name});
         html += num ? stepper(part.name, part.options, start, prefix + i) : choice(part.name, part.options, start, prefix + i);
