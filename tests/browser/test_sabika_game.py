@@ -291,7 +291,10 @@ def test_a_first_game_from_an_empty_instance_counts_its_questions_before_the_fir
         browser: Browser, live_server: LiveServer) -> None:
     """No board profile yet: the game asks only what the first move needs (the Rondel's squares and tokens,
     the cards: when play reaches them), the table sees "Question n of about N" while it answers, and N is
-    what it really answers before the first Worker moves (the count is in the report)."""
+    what it really answers before the first Worker moves (the count is in the report). The first question,
+    the Rondel's three ring sizes, is one question with one stepper each, answered on the phone (a ring out of
+    range is named before anything is sent); the turn bar leaves it in sight when the page scrolls to it, and
+    the Board page shows the same question, answered."""
     context = browser.new_context(viewport=PHONE)
     try:
         page = context.new_page()
@@ -347,5 +350,11 @@ def test_a_first_game_from_an_empty_instance_counts_its_questions_before_the_fir
         print(f"questions before the first move: {asked} (first shown estimate {estimate})")
         assert abs(asked - estimate) <= estimate // 10  # the count the table was shown is about right
         assert estimate <= 5 and asked <= 5  # was 203 when every printed value was asked at setup, then 13, then 8
+        page.goto(f"{live_server.url}/profile?edition=sabika")  # the Board page: the same question, answered
+        sizes = page.locator('.pf-entry[data-key="rondel.small.sizes"]')
+        expect(sizes.locator(".pf-value")).to_have_text("Outer Rondel: 12, Middle Rondel: 5, Inner Rondel: 4")
+        sizes.locator(".pf-open").click()
+        expect(sizes.locator(".pv-label")).to_have_text(["Outer Rondel", "Middle Rondel", "Inner Rondel"])
+        expect(sizes.locator(".pv-num").nth(1)).to_have_value("5")
     finally:
         context.close()
