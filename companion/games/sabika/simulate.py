@@ -25,6 +25,8 @@ def random_action(game: Game, rng: random.Random) -> Action:
     pending = game.pending
     if pending is not None and pending["kind"] in ("question", "draw"):
         options = pending["options"]
+        if pending.get("parts"):  # several values at once: each one of its own options
+            return Answer(pending["key"], {part["key"]: rng.choice(part["options"]) for part in pending["parts"]})
         if pending["multi"]:
             size = pending["count"] or rng.randint(1, min(2, len(options)))
             picked: list[object] = []
