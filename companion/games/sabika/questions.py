@@ -5,7 +5,8 @@ A question is plain data ``{"kind": "question", "player": None, "key", "prompt",
 for 1 or more). ``Game`` asks the first unanswered key among the values it needs *now* (what is
 face up, what the board side shows) and keeps every answer in ``game.profile``; a saved profile
 passed to the next game means nothing is asked again. A game set up to ask "when needed" (``LAZY``,
-every new dashboard game) asks instead each value when an effect first reads it (``printed_question``).
+every new dashboard game) asks instead each value when an effect first reads it (``printed_question``),
+and a new one asks the values a table reads in one look on one component as one question (``Group``).
 ``SHIPPED`` holds the few values the text proves, each with the line it comes from.
 """
 
@@ -305,7 +306,7 @@ def group_of(key: str, paid: Sequence[int]) -> Group | None:
     parts = key.split(".")
     if len(parts) == 4 and parts[0] == "rondel" and parts[2] in RINGS and parts[3] == "size":
         return ring_sizes(parts[1])
-    if len(parts) == 2 and parts[0] == "start_dinars" and parts[1].isdigit():
+    if len(parts) == 2 and parts[0] == "start_dinars" and parts[1].isdigit() and int(parts[1]) in paid:
         return start_dinars(paid)
     return None
 
