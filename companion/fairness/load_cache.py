@@ -81,6 +81,8 @@ class LogState:
     rows: int
     corrections: str
     last_id: int
+    #: The selection's first row id (0 when it is empty): where reading from scratch starts.
+    first_id: int = 0
 
 
 def log_state(store: _Query, where: str, params: Sequence[object], upto: int) -> LogState:
@@ -89,9 +91,10 @@ def log_state(store: _Query, where: str, params: Sequence[object], upto: int) ->
     correction = "CASE WHEN correction IS NOT NULL THEN id || '=' || correction END"
     row = store.query(
         f"SELECT count(*), max(id), sum(id <= ?), group_concat(CASE WHEN id <= ? THEN {correction} END),"
-        f" group_concat({correction}) FROM tosses{where}", [upto, upto, *params],
+        f" group_concat({correction}), min(id) FROM tosses{where}", [upto, upto, *params],
     )[0]
-    return LogState(int(row[2] or 0), _digest(row[3]), int(row[0]), _digest(row[4]), int(row[1] or 0))
+    return LogState(int(row[2] or 0), _digest(row[3]), int(row[0]), _digest(row[4]), int(row[1] or 0),
+                    int(row[5] or 0))
 
 
 def _digest(corrections: object) -> str:

@@ -86,6 +86,24 @@ def test_loader_reads_every_drop_when_later_pages_drop_more_than_the_first(
     assert np.diff(data.drop_offsets).tolist() == [len(r.drop_times_ms) for r in records]
 
 
+def test_loader_pages_over_row_id_ranges_with_gaps_and_empty_ranges(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages are ranges of row ids: one tower's tosses, interleaved with another's, come back all and
+    in order whether a range holds all, some or none of them, and a time filter starts at its first."""
+    for tower in ("left", "right", "left", "right", "left"):
+        simulate_into_store(store, 7, TowerParams(), seed=len(tower), tower=tower)
+    monkeypatch.setattr("companion.fairness.load.PAGE_ROWS", 5)  # ranges of 5 ids: some empty for "left"
+    left = list(iter_tosses(store, tower="left"))
+    data = load_tosses(store, tower="left")
+    assert data.started_at.tolist() == [r.started_at for r in left]
+    assert list(data.game_id) == [r.game_id for r in left]
+    assert (data.pieces_in == grid(left, "pieces_in")).all()
+    since = left[10].started_at
+    late = load_tosses(store, tower="left", since=since)
+    assert late.started_at.tolist() == [r.started_at for r in left if r.started_at >= since]
+
+
 def test_plain_decimals_are_read_bit_for_bit_as_float_reads_them() -> None:
     """A page of numbers of one shape is read digit-wise; every value is exactly ``float``'s, and any
     other text is left to numpy's parser (None)."""
