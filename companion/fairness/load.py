@@ -167,7 +167,8 @@ _ROW_QUERY = (
 _COLUMNS = 16
 #: One page as one row of joined texts (SQLite's ``group_concat`` in C), so a page costs a few Python
 #: strings instead of 16 objects per toss. Maps and lists are joined by newlines (``json.dumps`` never
-#: writes one), ids by the ASCII record separator; the row ids come along to check the order.
+#: writes one), ids by the ASCII record separator; the row ids come along to check the order. Maps
+#: and drop lists come as bytes (what numpy reads), not decoded into Python strings and encoded back.
 #:
 #: A page is a range of ``PAGE_ROWS`` row ids, aggregated straight from the table: a subquery with
 #: ``ORDER BY id LIMIT`` would make SQLite copy every column of every row through a co-routine first
@@ -176,16 +177,22 @@ _COLUMNS = 16
 #: order, which the page's joined row ids confirm (any other order: the page is read row by row).
 _PAGE_QUERY = (
     "SELECT count(*), group_concat(id), group_concat(layer, ''),"
-    " group_concat(pieces_in, char(10)), group_concat(COALESCE(correction, pieces_out), char(10)),"
-    " group_concat(contents_before, char(10)), group_concat(drop_times_ms, char(10)),"
+    " CAST(group_concat(pieces_in, char(10)) AS BLOB),"
+    " CAST(group_concat(COALESCE(correction, pieces_out), char(10)) AS BLOB),"
+    " CAST(group_concat(contents_before, char(10)) AS BLOB), CAST(group_concat(drop_times_ms, char(10)) AS BLOB),"
     " group_concat(COALESCE(game_id, ''), char(30)), group_concat(game_id IS NULL, ''),"
     " group_concat(COALESCE(session_id, ''), char(30)), group_concat(session_id IS NULL, ''),"
     " group_concat(COALESCE(season, 'nan')), group_concat(COALESCE(round, 'nan')),"
-    " group_concat(quote(started_at)), group_concat(COALESCE(beam_count, 'nan')),"
+    f" group_concat(CAST(started_at * {2**22} AS INTEGER)), group_concat(COALESCE(beam_count, 'nan')),"
     " group_concat(COALESCE(camera_count, 'nan')), group_concat(correction IS NOT NULL, ''),"
-    " group_concat(flagged != 0, ''), max(id)"
+    f" group_concat(flagged != 0, ''), sum(started_at * {2**22} != CAST(started_at * {2**22} AS INTEGER))"
     " FROM tosses NOT INDEXED{where} AND id > ? AND id <= ?"
 )
+#: Start times come as whole multiples of 2**-22 s (``_PAGE_QUERY``): SQLite writes a whole number
+#: several times faster than a decimal fraction it must make sure reads back exactly. A double from
+#: 2**30 to 2**32 s (the years 2004 to 2106) is always such a multiple, so every stored time converts
+#: exactly; a page with any other (the query counts them) is read row by row.
+_TIME_SCALE = float(2**22)
 _ARRAY_FIELDS = (
     "layer", "game_id", "session_id", "season", "round", "started_at", "pieces_in", "pieces_out",
     "held_before", "drop_offsets", "drop_times_ms", "beam_count", "camera_count", "corrected", "flagged",
@@ -374,13 +381,15 @@ def concatenate(pages: Sequence[TossData]) -> TossData:
 
 def _parse_joined(joined: Sequence[object], ids: dict[object, object]) -> TossData | None:
     """A page from its joined texts, or None when anything needs the row-by-row path (a map or drop
-    list in another form, an id holding a separator, a toss to set aside)."""
+    list in another form, an id holding a separator, a start time that is not a multiple of
+    2**-22 s, a toss to set aside)."""
     count = int(str(joined[0]))
-    texts = [str(v) for v in joined]
+    texts = ["" if isinstance(value, bytes) else str(value) for value in joined]  # the maps' bytes stay bytes
+    maps = [value if isinstance(value, bytes) else None for value in joined[3:7]]
     layer = texts[2]
-    if len(layer) != 2 * count:
+    if len(layer) != 2 * count or None in maps or texts[18] != "0":
         return None
-    grids = [_fast_grid(texts[k], count) for k in (3, 4, 5)]
+    grids = [_fast_grid(raw, count) for raw in maps[:3] if raw is not None]
     pieces_in, pieces_out, held_before = grids
     if pieces_in is None or pieces_out is None or held_before is None:
         return None
@@ -391,25 +400,26 @@ def _parse_joined(joined: Sequence[object], ids: dict[object, object]) -> TossDa
     held_before = np.where(corrected[:, None], np.maximum(held_before, pieces_out - pieces_in), held_before)
     if (pieces_out > pieces_in + held_before).any():
         return None
-    drops = _fast_drop_times(texts[6], count)
+    drops = _fast_drop_times(maps[3] or b"", count)
     game_id = _joined_ids(texts[7], texts[8], count, ids)
     session_id = _joined_ids(texts[9], texts[10], count, ids)
-    numbers = [_joined_floats(texts[k], count) for k in (11, 12, 13, 14, 15)]
-    if drops is None or game_id is None or session_id is None or any(n is None for n in numbers):
+    scaled = _whole_numbers(texts[13], limit=2**53)  # exact in double precision, and so after the scaling
+    numbers = [_joined_floats(texts[k], count) for k in (11, 12, 14, 15)]
+    if (drops is None or game_id is None or session_id is None or scaled is None or scaled.shape[0] != count
+            or any(n is None for n in numbers)):
         return None
-    season, round_, started_at, beam_count, camera_count = (n for n in numbers if n is not None)
+    season, round_, beam_count, camera_count = (n for n in numbers if n is not None)
     return TossData(
         layer=np.frombuffer(layer.encode(), dtype="S2").astype(np.str_),
-        game_id=game_id, session_id=session_id, season=season, round=round_, started_at=started_at,
-        pieces_in=pieces_in, pieces_out=pieces_out, held_before=held_before,
+        game_id=game_id, session_id=session_id, season=season, round=round_,
+        started_at=scaled / _TIME_SCALE, pieces_in=pieces_in, pieces_out=pieces_out, held_before=held_before,
         drop_offsets=drops[0], drop_times_ms=drops[1], beam_count=beam_count, camera_count=camera_count,
         corrected=corrected, flagged=flagged,
     )
 
 
-def _fast_grid(text: str, count: int) -> IntGrid | None:
+def _fast_grid(raw: bytes, count: int) -> IntGrid | None:
     """Newline-joined canonical maps as an ``(count, 12)`` grid; None if any map has another form."""
-    raw = text.encode()
     if len(raw) == count * len(_CANONICAL) + count - 1:  # perhaps every count a single digit
         grid = _single_digit_grid(raw, count)
         if grid is not None:
@@ -469,13 +479,13 @@ def _joined_floats(text: str, count: int) -> FloatArray | None:
     return values if values.shape[0] == count else None
 
 
-def _whole_numbers(text: str) -> npt.NDArray[np.int64] | None:
-    """Comma-joined whole numbers (digits and commas only, each below 10**15) as integers; None for
+def _whole_numbers(text: str, limit: int = 10**15) -> npt.NDArray[np.int64] | None:
+    """Comma-joined whole numbers (digits and commas only, each below ``limit``) as integers; None for
     any other text (numpy reads integers several times faster than floats)."""
     if not text or text.translate(_NOT_WHOLE) or ",," in text or text[0] == "," or text[-1] == ",":
         return None
     values = np.fromstring(text, sep=",", dtype=np.int64)
-    return values if values.max(initial=0) < 10**15 else None
+    return values if values.max(initial=0) < limit else None
 
 
 def _joined_ids(text: str, nulls: str, count: int, ids: dict[object, object]) -> npt.NDArray[np.object_] | None:
@@ -491,13 +501,12 @@ def _joined_ids(text: str, nulls: str, count: int, ids: dict[object, object]) ->
     return _id_column(column, ids)
 
 
-def _fast_drop_times(text: str, count: int) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
+def _fast_drop_times(raw: bytes, count: int) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
     """Newline-joined drop lists as (offsets, times); None if any list is not plain numbers.
 
     Whole-page work in numpy, no Python step per toss: a list's drops are its commas plus one (none
     for ``[]``); the brackets go, the newlines become commas, and every number is read at once.
     """
-    raw = text.encode()
     codes = np.frombuffer(raw, dtype=np.uint8)
     breaks = np.flatnonzero(codes == ord("\n"))
     if breaks.shape[0] != count - 1 or not raw:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field, replace
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -156,12 +157,23 @@ class FairnessReport:
             "layers": {name: _layer_dict(layer) for name, layer in self.layers.items()},
             "drops": asdict(self.drops),
             "counts": asdict(self.counts),
-            "games": [asdict(g) for g in self.games],
-            "sessions": [asdict(s) for s in self.sessions],
+            "games": _group_dicts(self.games),
+            "sessions": _group_dicts(self.sessions),
             "latest_game": asdict(self.latest_game) if self.latest_game else None,
             "layer_comparison": asdict(self.layer_comparison) if self.layer_comparison else None,
             "set_aside": [_said(asdict(s)) for s in self.set_aside],
         }
+
+
+#: A ``GroupRow``'s fields, in order: its JSON keys.
+_GROUP_FIELDS = tuple(GroupRow.__dataclass_fields__)
+_group_values = attrgetter(*_GROUP_FIELDS)
+
+
+def _group_dicts(rows: list[GroupRow]) -> list[dict[str, Any]]:
+    """Game or session rows as JSON objects: what ``asdict`` gives for their plain fields, without its
+    deep copy of each value (a million-toss log has about 20,000 games: 0.2 s saved)."""
+    return [dict(zip(_GROUP_FIELDS, _group_values(row), strict=True)) for row in rows]
 
 
 def _said(fields: dict[str, Any]) -> dict[str, Any]:

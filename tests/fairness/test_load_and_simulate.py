@@ -104,6 +104,18 @@ def test_loader_pages_over_row_id_ranges_with_gaps_and_empty_ranges(
     assert late.started_at.tolist() == [r.started_at for r in left if r.started_at >= since]
 
 
+def test_loader_reads_start_times_exactly_whatever_their_fraction(store: Store) -> None:
+    """Start times come over as whole multiples of 2**-22 s; a time that is not one (before 2004, or a
+    fraction finer than that) is still read exactly."""
+    simulate_into_store(store, 6, TowerParams(), seed=7)
+    with store.write() as conn:
+        ids = [row[0] for row in conn.execute("SELECT id FROM tosses ORDER BY id")]
+        conn.execute("UPDATE tosses SET started_at = 12.3 WHERE id = ?", (ids[2],))
+        conn.execute("UPDATE tosses SET started_at = 1764222000.1 WHERE id = ?", (ids[3],))
+    assert load_tosses(store).started_at.tolist() == [r.started_at for r in iter_tosses(store)]
+    assert load_tosses(store).started_at[2:4].tolist() == [12.3, 1764222000.1]
+
+
 def test_plain_decimals_are_read_bit_for_bit_as_float_reads_them() -> None:
     """A page of numbers of one shape is read digit-wise; every value is exactly ``float``'s, and any
     other text is left to numpy's parser (None)."""
