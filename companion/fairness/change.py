@@ -27,6 +27,7 @@ sessions, over all 12 colours and both directions.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,8 +62,9 @@ class ChangeAlarm:
 #: precision) stay within the processor's cache, and numpy works on whole rows instead of on one
 #: strided colour at a time.
 BLOCK_ROWS = 1 << 13
-#: Colours whose contrasts the over-dispersion keeps at once (4 MB per colour per million tosses).
-DISPERSION_COLOURS = 4
+#: Colours whose contrasts the over-dispersion keeps at once (8 MB per colour per million tosses: two
+#: colours keep the report under its 500 MB at a million tosses).
+DISPERSION_COLOURS = 2
 
 
 def threshold(tosses: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -117,6 +119,7 @@ def change_alarms(
         p_new, p_held = (
             (1.0 / (1.0 + np.exp(-(theta[:, k] + theta[:, 2] * level)))).astype(np.float32)[:, None] for k in (0, 1)
         )
+        del theta, level  # 32 MB per million tosses, not kept through the walks
     # the shift a colour SHIFT stickier (looser) can really have: its rate never goes below 0 (above 1).
     # In a clogged tower a held piece falls with a few per cent; walking such tosses as if the colour
     # could be a full SHIFT stickier there charged each of them more than the dent can repay, and
@@ -153,6 +156,7 @@ def change_alarms(
     codes = game - int(game.min())
     spread = _dispersions(contrast, colours, codes, segment, looks.size)
     scale = (1.0 / spread[basis]).astype(np.float32)[:, None]
+    del codes, segment, basis  # 24 MB per million tosses, not kept through the walks
 
     def steps(rows: slice, cols: slice) -> Floats:
         """The walks' increments, stickier then looser for each colour of ``cols``: per direction
@@ -177,7 +181,7 @@ def change_alarms(
         levels = _levels(0, tosses)
     for colour, direction in sorted((c % colours, c // colours) for c in crossed):
         # a walk that crosses is walked alone over the whole log, for where its change began
-        walk = np.cumsum(steps(slice(None), slice(colour, colour + 1))[:, direction], dtype=np.float64)
+        walk = _walk(blocks, functools.partial(_one_walk, steps, colour, direction))
         alarm = _first_alarm(walk, levels)
         if alarm is not None:
             alarms.append(ChangeAlarm(COLOURS[colour], _DIRECTIONS[direction][1], *alarm))
@@ -249,6 +253,27 @@ def _crossing_walks(blocks: list[slice], steps: Callable[[slice], Floats], walks
         walk -= _levels(rows.start, rows.stop)[:, None]
         crossed |= (walk > 0).any(axis=0)
     return [int(c) for c in np.flatnonzero(crossed)]
+
+
+def _one_walk(steps: Callable[[slice, slice], Floats], colour: int, direction: int, rows: slice) -> Floats:
+    """The steps of one colour's walk in one direction over ``rows``."""
+    return steps(rows, slice(colour, colour + 1))[:, direction]
+
+
+def _walk(blocks: list[slice], steps: Callable[[slice], Floats]) -> npt.NDArray[np.float64]:
+    """One walk's running sum over all blocks, its steps formed a block at a time (a million tosses'
+    single walk needs 8 MB, not the 40 MB of its whole contrast at once); the sum is carried from
+    block to block, so every value is the one a cumulative sum over the whole log gives."""
+    walk = np.empty(blocks[-1].stop if blocks else 0)
+    total = 0.0
+    for rows in blocks:
+        running = np.empty(rows.stop - rows.start + 1)
+        running[0] = total
+        running[1:] = steps(rows)
+        np.cumsum(running, out=running)
+        walk[rows] = running[1:]
+        total = float(running[-1])
+    return walk
 
 
 def _first_alarm(walk: npt.NDArray[np.float64], levels: npt.NDArray[np.float64]) -> tuple[int, int, float] | None:
