@@ -124,21 +124,27 @@ def change_alarms(
     # In a clogged tower a held piece falls with a few per cent; walking such tosses as if the colour
     # could be a full SHIFT stickier there charged each of them more than the dent can repay, and
     # the walks of a dented colour went down instead of up (a dent in 0 of 40 clogging sessions)
-    reach = [(np.minimum(p, np.float32(SHIFT)), np.minimum(1 - p, np.float32(SHIFT))) for p in (p_new, p_held)]
+    # (``reach`` and ``rate_variances`` are formed a block of tosses at a time, as the contrasts are:
+    # kept whole they would be 24 MB per million tosses)
+    def reach(rows: slice) -> list[tuple[Floats, Floats]]:
+        return [(np.minimum(p[rows], np.float32(SHIFT)), np.minimum(1 - p[rows], np.float32(SHIFT)))
+                for p in (p_new, p_held)]
+
     # along a curve, the variance at rates kept within [SHIFT, 1 - SHIFT]: the walk's Gaussian steps
     # stand for a binomial only while its rate is not near 0 or 1 (one piece falling where the curve
     # expects one in a million would otherwise be a jump no level holds; a clogged tower read so
     # raised alarms in every session); the residuals stay at the curve's own rates (unbiased)
-    new_var, held_var = (
-        q * (1 - q) for q in (np.clip(p, np.float32(SHIFT), np.float32(1 - SHIFT)) if along_curve else p
-                              for p in (p_new, p_held))
-    )
+    def rate_variances(rows: slice) -> list[Floats]:
+        return [q * (1 - q) for q in (np.clip(p[rows], np.float32(SHIFT), np.float32(1 - SHIFT)) if along_curve
+                                      else p[rows] for p in (p_new, p_held))]
+
     # the toss's totals over colours (the residual and variance are linear in the counts, so from
     # the row sums: one pass over each grid instead of one per colour)
     tossed_all, held_all = (a.sum(axis=1, dtype=np.float32)[:, None] for a in (tossed, held))
     toss_residual = out.sum(axis=1, dtype=np.float32)[:, None] - tossed_all * p_new - held_all * p_held
+    new_var, held_var = rate_variances(slice(None))
     toss_variance = tossed_all * new_var + held_all * held_var
-    del tossed_all, held_all
+    del tossed_all, held_all, new_var, held_var
     safe_total = np.where(toss_variance > 0, toss_variance, np.float32(1.0))
     del toss_variance
 
@@ -147,10 +153,12 @@ def change_alarms(
         then looser (single precision: a million tosses' arrays stay at 4 MB per colour)."""
         i, b = tossed[rows, cols].astype(np.float32), held[rows, cols].astype(np.float32)
         residual = out[rows, cols] - i * p_new[rows] - b * p_held[rows]
-        variance = i * new_var[rows] + b * held_var[rows]
+        new_var, held_var = rate_variances(rows)
+        variance = i * new_var + b * held_var
         share = variance / safe_total[rows]
         kept = 1 - share
-        signal = [(i * reach[0][d][rows] + b * reach[1][d][rows]) * kept for d in range(len(_DIRECTIONS))]
+        (new_stickier, new_looser), (held_stickier, held_looser) = reach(rows)
+        signal = [(i * new_stickier + b * held_stickier) * kept, (i * new_looser + b * held_looser) * kept]
         return residual - share * toss_residual[rows], variance * kept, np.concatenate(signal, axis=1)
 
     codes = game - int(game.min())
