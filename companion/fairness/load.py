@@ -167,7 +167,9 @@ _ROW_QUERY = (
 _COLUMNS = 16
 #: One page as one row of joined texts (SQLite's ``group_concat`` in C), so a page costs a few Python
 #: strings instead of 16 objects per toss. Maps and lists are joined by newlines (``json.dumps`` never
-#: writes one), ids by the ASCII record separator; the row ids come along to check the order. Maps
+#: writes one), ids by the ASCII record separator; the row ids come along to check the order. What is
+#: rare (a missing game or session, a correction, a flag) comes as the row ids it applies to (an
+#: aggregate that skips every other row costs SQLite less than a "0" per row). Maps
 #: and drop lists come as bytes (what numpy reads), not decoded into Python strings and encoded back.
 #:
 #: A page is a range of ``PAGE_ROWS`` row ids, aggregated straight from the table: a subquery with
@@ -180,12 +182,13 @@ _PAGE_QUERY = (
     " CAST(group_concat(pieces_in, char(10)) AS BLOB),"
     " CAST(group_concat(COALESCE(correction, pieces_out), char(10)) AS BLOB),"
     " CAST(group_concat(contents_before, char(10)) AS BLOB), CAST(group_concat(drop_times_ms, char(10)) AS BLOB),"
-    " group_concat(COALESCE(game_id, ''), char(30)), group_concat(game_id IS NULL, ''),"
-    " group_concat(COALESCE(session_id, ''), char(30)), group_concat(session_id IS NULL, ''),"
+    " group_concat(COALESCE(game_id, ''), char(30)), group_concat(CASE WHEN game_id IS NULL THEN id END),"
+    " group_concat(COALESCE(session_id, ''), char(30)), group_concat(CASE WHEN session_id IS NULL THEN id END),"
     " group_concat(COALESCE(season, 'nan')), group_concat(COALESCE(round, 'nan')),"
     f" group_concat(CAST(started_at * {2**22} AS INTEGER)), group_concat(COALESCE(beam_count, 'nan')),"
-    " group_concat(COALESCE(camera_count, 'nan')), group_concat(correction IS NOT NULL, ''),"
-    f" group_concat(flagged != 0, ''), sum(started_at * {2**22} != CAST(started_at * {2**22} AS INTEGER))"
+    " group_concat(COALESCE(camera_count, 'nan')), group_concat(CASE WHEN correction IS NOT NULL THEN id END),"
+    " group_concat(CASE WHEN flagged != 0 THEN id END),"
+    f" sum(started_at * {2**22} != CAST(started_at * {2**22} AS INTEGER))"
     " FROM tosses NOT INDEXED{where} AND id > ? AND id <= ?"
 )
 #: Start times come as whole multiples of 2**-22 s (``_PAGE_QUERY``): SQLite writes a whole number
@@ -225,8 +228,7 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
         read = 0
         for start, joined in _joined_pages(snapshot, where, params, after, state.last_id):
             page = _parse_joined(joined, ids)
-            row_ids = _whole_numbers(str(joined[1]))
-            if page is None or row_ids is None or not (np.diff(row_ids) > 0).all():  # anything unusual: row by row
+            if page is None:  # anything unusual: row by row
                 rows = snapshot.query(_ROW_QUERY + where + " AND id > ? AND id <= ? ORDER BY id",
                                       [*params, start, start + PAGE_ROWS])
                 page = _parse_page(rows, ids)
@@ -384,6 +386,9 @@ def _parse_joined(joined: Sequence[object], ids: dict[object, object]) -> TossDa
     list in another form, an id holding a separator, a start time that is not a multiple of
     2**-22 s, a toss to set aside)."""
     count = int(str(joined[0]))
+    row_ids = _whole_numbers(str(joined[1]))
+    if row_ids is None or row_ids.shape[0] != count or not (np.diff(row_ids) > 0).all():  # not in row id order
+        return None
     texts = ["" if isinstance(value, bytes) else str(value) for value in joined]  # the maps' bytes stay bytes
     maps = [value if isinstance(value, bytes) else None for value in joined[3:7]]
     layer = texts[2]
@@ -393,16 +398,16 @@ def _parse_joined(joined: Sequence[object], ids: dict[object, object]) -> TossDa
     pieces_in, pieces_out, held_before = grids
     if pieces_in is None or pieces_out is None or held_before is None:
         return None
-    corrected = _flags(texts[16], count)
-    flagged = _flags(texts[17], count)
+    corrected = _marked(joined[16], row_ids)
+    flagged = _marked(joined[17], row_ids)
     if corrected is None or flagged is None:
         return None
     held_before = np.where(corrected[:, None], np.maximum(held_before, pieces_out - pieces_in), held_before)
     if (pieces_out > pieces_in + held_before).any():
         return None
     drops = _fast_drop_times(maps[3] or b"", count)
-    game_id = _joined_ids(texts[7], texts[8], count, ids)
-    session_id = _joined_ids(texts[9], texts[10], count, ids)
+    game_id = _joined_ids(texts[7], _marked(joined[8], row_ids), ids)
+    session_id = _joined_ids(texts[9], _marked(joined[10], row_ids), ids)
     scaled = _whole_numbers(texts[13], limit=2**53)  # exact in double precision, and so after the scaling
     numbers = [_joined_floats(texts[k], count) for k in (11, 12, 14, 15)]
     if (drops is None or game_id is None or session_id is None or scaled is None or scaled.shape[0] != count
@@ -450,11 +455,20 @@ def _single_digit_grid(raw: bytes, count: int) -> IntGrid | None:
     return digits.astype(np.int64)
 
 
-def _flags(text: str, count: int) -> npt.NDArray[np.bool_] | None:
-    """A run of "0"/"1" characters as booleans (None if it is not one per toss)."""
-    if len(text) != count:
+def _marked(value: object, row_ids: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_] | None:
+    """Which of the page's tosses (``row_ids``, ascending) are among the comma-joined row ids
+    ``value`` (None: no toss); None if an id is not one of the page's."""
+    mask = np.zeros(row_ids.shape[0], dtype=bool)
+    if value is None:
+        return mask
+    marked = _whole_numbers(str(value))
+    if marked is None:
         return None
-    return np.frombuffer(text.encode(), dtype=np.uint8) == ord("1")
+    at = np.minimum(np.searchsorted(row_ids, marked), row_ids.shape[0] - 1)
+    if (row_ids[at] != marked).any():
+        return None
+    mask[at] = True
+    return mask
 
 
 def _joined_floats(text: str, count: int) -> FloatArray | None:
@@ -488,14 +502,16 @@ def _whole_numbers(text: str, limit: int = 10**15) -> npt.NDArray[np.int64] | No
     return values if values.max(initial=0) < limit else None
 
 
-def _joined_ids(text: str, nulls: str, count: int, ids: dict[object, object]) -> npt.NDArray[np.object_] | None:
-    """Record-separator-joined ids (NULL where ``nulls`` has a "1"); None if an id holds the separator."""
+def _joined_ids(
+    text: str, missing: npt.NDArray[np.bool_] | None, ids: dict[object, object]
+) -> npt.NDArray[np.object_] | None:
+    """Record-separator-joined ids, NULL where ``missing``; None if an id holds the separator (or
+    ``missing`` did not read)."""
     parts = text.split("\x1e")
-    if len(parts) != count or len(nulls) != count:
+    if missing is None or len(parts) != missing.shape[0]:
         return None
-    column = np.empty(count, dtype=object)
+    column = np.empty(len(parts), dtype=object)
     column[:] = parts
-    missing = np.frombuffer(nulls.encode(), dtype=np.uint8) == ord("1")
     if missing.any():
         column[missing] = None
     return _id_column(column, ids)
