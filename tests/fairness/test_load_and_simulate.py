@@ -116,6 +116,22 @@ def test_loader_reads_start_times_exactly_whatever_their_fraction(store: Store) 
     assert load_tosses(store).started_at[2:4].tolist() == [12.3, 1764222000.1]
 
 
+def test_loader_places_missing_ids_and_flags_on_their_own_tosses(store: Store) -> None:
+    """Missing games and sessions and flags come over as the row ids they apply to: each lands on
+    its own toss, within a page of others."""
+    simulate_into_store(store, 10, TowerParams(), seed=8)
+    with store.write() as conn:
+        ids = [row[0] for row in conn.execute("SELECT id FROM tosses ORDER BY id")]
+        conn.execute("UPDATE tosses SET game_id = NULL WHERE id IN (?, ?)", (ids[0], ids[6]))
+        conn.execute("UPDATE tosses SET session_id = NULL WHERE id = ?", (ids[6],))
+        conn.execute("UPDATE tosses SET flagged = 1 WHERE id IN (?, ?)", (ids[3], ids[9]))
+    records = list(iter_tosses(store))
+    data = load_tosses(store)
+    assert list(data.game_id) == [r.game_id for r in records] and data.game_id[0] is None
+    assert list(data.session_id) == [r.session_id for r in records] and data.session_id[6] is None
+    assert np.flatnonzero(data.flagged).tolist() == [3, 9]
+
+
 def test_plain_decimals_are_read_bit_for_bit_as_float_reads_them() -> None:
     """A page of numbers of one shape is read digit-wise; every value is exactly ``float``'s, and any
     other text is left to numpy's parser (None)."""
