@@ -188,7 +188,8 @@ _PAGE_QUERY = (
     f" group_concat(CAST(started_at * {2**22} AS INTEGER)), group_concat(COALESCE(beam_count, 'nan')),"
     " group_concat(COALESCE(camera_count, 'nan')), group_concat(CASE WHEN correction IS NOT NULL THEN id END),"
     " group_concat(CASE WHEN flagged != 0 THEN id END),"
-    f" sum(started_at * {2**22} != CAST(started_at * {2**22} AS INTEGER))"
+    f" sum(started_at * {2**22} != CAST(started_at * {2**22} AS INTEGER)),"
+    f" group_concat({load_cache.CORRECTION}), max(id)"
     " FROM tosses NOT INDEXED{where} AND id > ? AND id <= ?"
 )
 #: Start times come as whole multiples of 2**-22 s (``_PAGE_QUERY``): SQLite writes a whole number
@@ -211,6 +212,8 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
     page, so only one page of text is alive at a time besides them. A selection of at least
     ``load_cache.MIN_ROWS`` tosses is kept parsed beside the database (``load_cache``), and a later
     read parses only the rows stored since (from scratch when a correction changed an earlier one).
+    The whole log read with nothing cached (an audit's fresh log) skips ``load_cache.log_state``'s
+    pass over the table (0.5 s per million tosses): its pages tell the cache what it covers.
     """
     where, params = toss_filter(tower, since)
     # a toss nobody counted (no camera count, no correction by the table) says nothing about release
@@ -218,15 +221,23 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
     with _snapshot(store) as snapshot:  # the count and every page see the same tosses, whatever is stored meanwhile
         path = load_cache.cache_path(Path(str(store.path)), where, params)
         found = load_cache.stored(path)
-        state = load_cache.log_state(snapshot, where, params, 0 if found is None else found[0].last_id)
-        cached = load_cache.matching(found, state)
-        result = _Filling(state.rows if cached is None else state.rows - cached.rows + cached.tosses)
-        if cached is not None and not result.restore(cached):
-            cached, result = None, _Filling(state.rows)
-        after = state.first_id - 1 if cached is None else cached.last_id
+        state: load_cache.LogState | None = None
+        if found is None and tower is None and since is None:
+            # the whole log and nothing cached to check: no pass over the table first; the arrays
+            # are sized by the row ids (rows never filled are never touched, so cost no memory) and
+            # the pages tell what the cache needs (rows, corrections, last row id)
+            first, last = (int(v or 0) for v in snapshot.query("SELECT min(id), max(id) FROM tosses")[0])
+            cached, result, after = None, _Filling(last - first + 1 if last else 0), first - 1
+        else:
+            state = load_cache.log_state(snapshot, where, params, 0 if found is None else found[0].last_id)
+            cached = load_cache.matching(found, state)
+            result = _Filling(state.rows if cached is None else state.rows - cached.rows + cached.tosses)
+            if cached is not None and not result.restore(cached):
+                cached, result = None, _Filling(state.rows)
+            after, last = state.first_id - 1 if cached is None else cached.last_id, state.last_id
         ids: dict[object, object] = {}  # one string object per game/session id, shared by its tosses
-        read = 0
-        for start, joined in _joined_pages(snapshot, where, params, after, state.last_id):
+        read, last_read, corrections = 0, 0, []
+        for start, joined in _joined_pages(snapshot, where, params, after, last):
             page = _parse_joined(joined, ids)
             if page is None:  # anything unusual: row by row
                 rows = snapshot.query(_ROW_QUERY + where + " AND id > ? AND id <= ? ORDER BY id",
@@ -234,7 +245,11 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
                 page = _parse_page(rows, ids)
             result.add(page)
             read += int(str(joined[0]))
+            last_read = int(str(joined[-1]))
+            if joined[-2] is not None:
+                corrections.append(str(joined[-2]))
         data = result.finish()
+        state = state or load_cache.read_state(read, corrections, last_read)
         if path is not None and data.n_tosses >= load_cache.MIN_ROWS and (
                 cached is None or read >= load_cache.REWRITE_ROWS):
             arrays = {name: getattr(data, name) for name in result.arrays}
