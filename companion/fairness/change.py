@@ -74,6 +74,8 @@ def threshold(tosses: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 #: Single-precision arrays (numpy's typing widens their arithmetic to any float)
 Floats = npt.NDArray[np.floating[Any]]
+#: A block's contrasts' inputs to the shift's signal: its rows, tossed and held counts, kept share.
+Contrasted = tuple[slice, Floats, Floats, Floats]
 
 
 def change_alarms(
@@ -148,18 +150,24 @@ def change_alarms(
     safe_total = np.where(toss_variance > 0, toss_variance, np.float32(1.0))
     del toss_variance
 
-    def contrast(rows: slice, cols: slice) -> tuple[Floats, Floats, Floats]:
-        """Each colour's contrast with its toss-mates, its variance and the shift's signal, stickier
-        then looser (single precision: a million tosses' arrays stay at 4 MB per colour)."""
+    def contrast(rows: slice, cols: slice) -> tuple[Floats, Floats, Contrasted]:
+        """Each colour's contrast with its toss-mates and its variance (single precision: a million
+        tosses' arrays stay at 4 MB per colour), and what ``signal`` needs for the same tosses."""
         i, b = tossed[rows, cols].astype(np.float32), held[rows, cols].astype(np.float32)
         residual = out[rows, cols] - i * p_new[rows] - b * p_held[rows]
         new_var, held_var = rate_variances(rows)
         variance = i * new_var + b * held_var
         share = variance / safe_total[rows]
         kept = 1 - share
+        return residual - share * toss_residual[rows], variance * kept, (rows, i, b, kept)
+
+    def signal(contrasted: Contrasted) -> Floats:
+        """The shift's signal on each colour's contrast, stickier then looser (only the walks need it,
+        not the over-dispersion)."""
+        rows, i, b, kept = contrasted
         (new_stickier, new_looser), (held_stickier, held_looser) = reach(rows)
-        signal = [(i * new_stickier + b * held_stickier) * kept, (i * new_looser + b * held_looser) * kept]
-        return residual - share * toss_residual[rows], variance * kept, np.concatenate(signal, axis=1)
+        signals = [(i * new_stickier + b * held_stickier) * kept, (i * new_looser + b * held_looser) * kept]
+        return np.concatenate(signals, axis=1)
 
     codes = game - int(game.min())
     spread = _dispersions(contrast, colours, codes, segment, looks.size)
@@ -169,13 +177,14 @@ def change_alarms(
     def steps(rows: slice, cols: slice) -> Floats:
         """The walks' increments, stickier then looser for each colour of ``cols``: per direction
         (+-signal * difference - signal^2 / 2) / variance, over the toss's basis over-dispersion."""
-        differences, variance, signal = contrast(rows, cols)
+        differences, variance, contrasted = contrast(rows, cols)
+        shifts = signal(contrasted)
         weight = scale[rows] / np.maximum(variance, np.float32(1e-12))
         weight[variance <= 0] = 0.0
         width = differences.shape[1]
-        result: Floats = np.empty_like(signal)
+        result: Floats = np.empty_like(shifts)
         for d, (sign, _) in enumerate(_DIRECTIONS):
-            shift, walk = (a[:, d * width: (d + 1) * width] for a in (signal, result))
+            shift, walk = (a[:, d * width: (d + 1) * width] for a in (shifts, result))
             np.multiply(shift, np.float32(-0.5), out=walk)
             walk += differences if sign > 0 else -differences
             walk *= shift
@@ -207,7 +216,7 @@ _DIRECTIONS = ((-1.0, "stickier"), (1.0, "looser"))
 
 
 def _dispersions(
-    contrast: Callable[[slice, slice], tuple[Floats, Floats, Floats]], colours: int,
+    contrast: Callable[[slice, slice], tuple[Floats, Floats, Contrasted]], colours: int,
     game_codes: npt.NDArray[np.int64], segment: npt.NDArray[np.int64], looks: int,
 ) -> npt.NDArray[np.float64]:
     """Per look, the over-dispersion factor of the tosses up to it: the per-game variance of the
