@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from companion import COLOURS
+from companion.fairness import load
 from companion.fairness.load import TossLogError, _plain_decimals, colour_grid, load_tosses, narrow
 from companion.fairness.montecarlo import simulate_sessions
 from companion.fairness.simulate import simulate_into_store
@@ -102,6 +103,22 @@ def test_loader_pages_over_row_id_ranges_with_gaps_and_empty_ranges(
     since = left[10].started_at
     late = load_tosses(store, tower="left", since=since)
     assert late.started_at.tolist() == [r.started_at for r in left if r.started_at >= since]
+
+
+def test_a_page_not_joined_in_row_id_order_is_read_row_by_row(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite does not promise the order ``group_concat`` joins rows in: a page whose row ids are
+    not ascending is read row by row, so the tosses still come in recorded order."""
+    simulate_into_store(store, 12, TowerParams(), seed=9)
+    records = list(iter_tosses(store))
+    scan = " FROM tosses NOT INDEXED{where} AND id > ? AND id <= ?"
+    assert scan in load._PAGE_QUERY
+    monkeypatch.setattr(load, "_PAGE_QUERY", load._PAGE_QUERY.replace(
+        scan, " FROM (SELECT * FROM tosses{where} AND id > ? AND id <= ? ORDER BY id DESC)"))
+    data = load_tosses(store)
+    assert data.started_at.tolist() == [r.started_at for r in records]
+    assert (data.pieces_in == grid(records, "pieces_in")).all()
 
 
 def test_loader_reads_start_times_exactly_whatever_their_fraction(store: Store) -> None:
