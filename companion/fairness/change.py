@@ -27,6 +27,7 @@ sessions, over all 12 colours and both directions.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,8 +62,9 @@ class ChangeAlarm:
 #: precision) stay within the processor's cache, and numpy works on whole rows instead of on one
 #: strided colour at a time.
 BLOCK_ROWS = 1 << 13
-#: Colours whose contrasts the over-dispersion keeps at once (4 MB per colour per million tosses).
-DISPERSION_COLOURS = 4
+#: Colours whose contrasts the over-dispersion keeps at once (8 MB per colour per million tosses: two
+#: colours keep the report under its 500 MB at a million tosses).
+DISPERSION_COLOURS = 2
 
 
 def threshold(tosses: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -72,6 +74,8 @@ def threshold(tosses: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 #: Single-precision arrays (numpy's typing widens their arithmetic to any float)
 Floats = npt.NDArray[np.floating[Any]]
+#: A block's contrasts' inputs to the shift's signal: its rows, tossed and held counts, kept share.
+Contrasted = tuple[slice, Floats, Floats, Floats]
 
 
 def change_alarms(
@@ -117,53 +121,70 @@ def change_alarms(
         p_new, p_held = (
             (1.0 / (1.0 + np.exp(-(theta[:, k] + theta[:, 2] * level)))).astype(np.float32)[:, None] for k in (0, 1)
         )
+        del theta, level  # 32 MB per million tosses, not kept through the walks
     # the shift a colour SHIFT stickier (looser) can really have: its rate never goes below 0 (above 1).
     # In a clogged tower a held piece falls with a few per cent; walking such tosses as if the colour
     # could be a full SHIFT stickier there charged each of them more than the dent can repay, and
     # the walks of a dented colour went down instead of up (a dent in 0 of 40 clogging sessions)
-    reach = [(np.minimum(p, np.float32(SHIFT)), np.minimum(1 - p, np.float32(SHIFT))) for p in (p_new, p_held)]
+    # (``reach`` and ``rate_variances`` are formed a block of tosses at a time, as the contrasts are:
+    # kept whole they would be 24 MB per million tosses)
+    def reach(rows: slice) -> list[tuple[Floats, Floats]]:
+        return [(np.minimum(p[rows], np.float32(SHIFT)), np.minimum(1 - p[rows], np.float32(SHIFT)))
+                for p in (p_new, p_held)]
+
     # along a curve, the variance at rates kept within [SHIFT, 1 - SHIFT]: the walk's Gaussian steps
     # stand for a binomial only while its rate is not near 0 or 1 (one piece falling where the curve
     # expects one in a million would otherwise be a jump no level holds; a clogged tower read so
     # raised alarms in every session); the residuals stay at the curve's own rates (unbiased)
-    new_var, held_var = (
-        q * (1 - q) for q in (np.clip(p, np.float32(SHIFT), np.float32(1 - SHIFT)) if along_curve else p
-                              for p in (p_new, p_held))
-    )
+    def rate_variances(rows: slice) -> list[Floats]:
+        return [q * (1 - q) for q in (np.clip(p[rows], np.float32(SHIFT), np.float32(1 - SHIFT)) if along_curve
+                                      else p[rows] for p in (p_new, p_held))]
+
     # the toss's totals over colours (the residual and variance are linear in the counts, so from
     # the row sums: one pass over each grid instead of one per colour)
     tossed_all, held_all = (a.sum(axis=1, dtype=np.float32)[:, None] for a in (tossed, held))
     toss_residual = out.sum(axis=1, dtype=np.float32)[:, None] - tossed_all * p_new - held_all * p_held
+    new_var, held_var = rate_variances(slice(None))
     toss_variance = tossed_all * new_var + held_all * held_var
-    del tossed_all, held_all
+    del tossed_all, held_all, new_var, held_var
     safe_total = np.where(toss_variance > 0, toss_variance, np.float32(1.0))
     del toss_variance
 
-    def contrast(rows: slice, cols: slice) -> tuple[Floats, Floats, Floats]:
-        """Each colour's contrast with its toss-mates, its variance and the shift's signal, stickier
-        then looser (single precision: a million tosses' arrays stay at 4 MB per colour)."""
+    def contrast(rows: slice, cols: slice) -> tuple[Floats, Floats, Contrasted]:
+        """Each colour's contrast with its toss-mates and its variance (single precision: a million
+        tosses' arrays stay at 4 MB per colour), and what ``signal`` needs for the same tosses."""
         i, b = tossed[rows, cols].astype(np.float32), held[rows, cols].astype(np.float32)
         residual = out[rows, cols] - i * p_new[rows] - b * p_held[rows]
-        variance = i * new_var[rows] + b * held_var[rows]
+        new_var, held_var = rate_variances(rows)
+        variance = i * new_var + b * held_var
         share = variance / safe_total[rows]
         kept = 1 - share
-        signal = [(i * reach[0][d][rows] + b * reach[1][d][rows]) * kept for d in range(len(_DIRECTIONS))]
-        return residual - share * toss_residual[rows], variance * kept, np.concatenate(signal, axis=1)
+        return residual - share * toss_residual[rows], variance * kept, (rows, i, b, kept)
+
+    def signal(contrasted: Contrasted) -> Floats:
+        """The shift's signal on each colour's contrast, stickier then looser (only the walks need it,
+        not the over-dispersion)."""
+        rows, i, b, kept = contrasted
+        (new_stickier, new_looser), (held_stickier, held_looser) = reach(rows)
+        signals = [(i * new_stickier + b * held_stickier) * kept, (i * new_looser + b * held_looser) * kept]
+        return np.concatenate(signals, axis=1)
 
     codes = game - int(game.min())
     spread = _dispersions(contrast, colours, codes, segment, looks.size)
     scale = (1.0 / spread[basis]).astype(np.float32)[:, None]
+    del codes, segment, basis  # 24 MB per million tosses, not kept through the walks
 
     def steps(rows: slice, cols: slice) -> Floats:
         """The walks' increments, stickier then looser for each colour of ``cols``: per direction
         (+-signal * difference - signal^2 / 2) / variance, over the toss's basis over-dispersion."""
-        differences, variance, signal = contrast(rows, cols)
+        differences, variance, contrasted = contrast(rows, cols)
+        shifts = signal(contrasted)
         weight = scale[rows] / np.maximum(variance, np.float32(1e-12))
         weight[variance <= 0] = 0.0
         width = differences.shape[1]
-        result: Floats = np.empty_like(signal)
+        result: Floats = np.empty_like(shifts)
         for d, (sign, _) in enumerate(_DIRECTIONS):
-            shift, walk = (a[:, d * width: (d + 1) * width] for a in (signal, result))
+            shift, walk = (a[:, d * width: (d + 1) * width] for a in (shifts, result))
             np.multiply(shift, np.float32(-0.5), out=walk)
             walk += differences if sign > 0 else -differences
             walk *= shift
@@ -177,7 +198,7 @@ def change_alarms(
         levels = _levels(0, tosses)
     for colour, direction in sorted((c % colours, c // colours) for c in crossed):
         # a walk that crosses is walked alone over the whole log, for where its change began
-        walk = np.cumsum(steps(slice(None), slice(colour, colour + 1))[:, direction], dtype=np.float64)
+        walk = _walk(blocks, functools.partial(_one_walk, steps, colour, direction))
         alarm = _first_alarm(walk, levels)
         if alarm is not None:
             alarms.append(ChangeAlarm(COLOURS[colour], _DIRECTIONS[direction][1], *alarm))
@@ -195,7 +216,7 @@ _DIRECTIONS = ((-1.0, "stickier"), (1.0, "looser"))
 
 
 def _dispersions(
-    contrast: Callable[[slice, slice], tuple[Floats, Floats, Floats]], colours: int,
+    contrast: Callable[[slice, slice], tuple[Floats, Floats, Contrasted]], colours: int,
     game_codes: npt.NDArray[np.int64], segment: npt.NDArray[np.int64], looks: int,
 ) -> npt.NDArray[np.float64]:
     """Per look, the over-dispersion factor of the tosses up to it: the per-game variance of the
@@ -249,6 +270,27 @@ def _crossing_walks(blocks: list[slice], steps: Callable[[slice], Floats], walks
         walk -= _levels(rows.start, rows.stop)[:, None]
         crossed |= (walk > 0).any(axis=0)
     return [int(c) for c in np.flatnonzero(crossed)]
+
+
+def _one_walk(steps: Callable[[slice, slice], Floats], colour: int, direction: int, rows: slice) -> Floats:
+    """The steps of one colour's walk in one direction over ``rows``."""
+    return steps(rows, slice(colour, colour + 1))[:, direction]
+
+
+def _walk(blocks: list[slice], steps: Callable[[slice], Floats]) -> npt.NDArray[np.float64]:
+    """One walk's running sum over all blocks, its steps formed a block at a time (a million tosses'
+    single walk needs 8 MB, not the 40 MB of its whole contrast at once); the sum is carried from
+    block to block, so every value is the one a cumulative sum over the whole log gives."""
+    walk = np.empty(blocks[-1].stop if blocks else 0)
+    total = 0.0
+    for rows in blocks:
+        running = np.empty(rows.stop - rows.start + 1)
+        running[0] = total
+        running[1:] = steps(rows)
+        np.cumsum(running, out=running)
+        walk[rows] = running[1:]
+        total = float(running[-1])
+    return walk
 
 
 def _first_alarm(walk: npt.NDArray[np.float64], levels: npt.NDArray[np.float64]) -> tuple[int, int, float] | None:

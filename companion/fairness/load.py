@@ -3,7 +3,7 @@
 The statistics need, per toss and colour, the pieces held before, tossed in and released, plus the
 drop times and the toss's context (layer, game, session). ``iter_tosses`` builds a ``TossRecord`` per
 row (about 30 us each), which alone would spend the report's time budget; this module reads the
-same columns in pages of ``PAGE_ROWS`` rows (keyset paging on the row id, so a million-toss log never
+same columns in pages of ``PAGE_ROWS`` row ids (ranges of the row id, so a million-toss log never
 sits in memory as Python rows) and parses each page column-wise into compact arrays. SQLite takes
 about as long to hand over a page as Python takes to parse it, and it does so without holding
 Python's interpreter lock, so the next page is fetched in a helper thread while this one is parsed.
@@ -57,7 +57,7 @@ SmallNumbers = npt.NDArray[np.floating[Any]]
 #: stored count above this is set aside as unreadable.
 MAX_COUNT = 1000
 
-#: Rows read per query: bounds the Python objects alive at once (two pages of about 2.5 MB of text
+#: Row ids read per query: bounds the Python objects alive at once (two pages of about 2.5 MB of text
 #: each: the one being parsed and the one being fetched).
 PAGE_ROWS = 2_500
 _DIGITS = b"0123456789"
@@ -167,19 +167,36 @@ _ROW_QUERY = (
 _COLUMNS = 16
 #: One page as one row of joined texts (SQLite's ``group_concat`` in C), so a page costs a few Python
 #: strings instead of 16 objects per toss. Maps and lists are joined by newlines (``json.dumps`` never
-#: writes one), ids by the ASCII record separator; the row ids come along to check the order.
+#: writes one), ids by the ASCII record separator; the row ids come along to check the order. What is
+#: rare (a missing game or session, a correction, a flag) comes as the row ids it applies to (an
+#: aggregate that skips every other row costs SQLite less than a "0" per row). Maps
+#: and drop lists come as bytes (what numpy reads), not decoded into Python strings and encoded back.
+#:
+#: A page is a range of ``PAGE_ROWS`` row ids, aggregated straight from the table: a subquery with
+#: ``ORDER BY id LIMIT`` would make SQLite copy every column of every row through a co-routine first
+#: (about 2 s of its 4.7 s per million rows). ``NOT INDEXED`` keeps a tower or time filter from
+#: switching the scan to an index (the row id range is still used); the rows then come in row id
+#: order, which the page's joined row ids confirm (any other order: the page is read row by row).
 _PAGE_QUERY = (
     "SELECT count(*), group_concat(id), group_concat(layer, ''),"
-    " group_concat(pieces_in, char(10)), group_concat(COALESCE(correction, pieces_out), char(10)),"
-    " group_concat(contents_before, char(10)), group_concat(drop_times_ms, char(10)),"
-    " group_concat(COALESCE(game_id, ''), char(30)), group_concat(game_id IS NULL, ''),"
-    " group_concat(COALESCE(session_id, ''), char(30)), group_concat(session_id IS NULL, ''),"
+    " CAST(group_concat(pieces_in, char(10)) AS BLOB),"
+    " CAST(group_concat(COALESCE(correction, pieces_out), char(10)) AS BLOB),"
+    " CAST(group_concat(contents_before, char(10)) AS BLOB), CAST(group_concat(drop_times_ms, char(10)) AS BLOB),"
+    " group_concat(COALESCE(game_id, ''), char(30)), group_concat(CASE WHEN game_id IS NULL THEN id END),"
+    " group_concat(COALESCE(session_id, ''), char(30)), group_concat(CASE WHEN session_id IS NULL THEN id END),"
     " group_concat(COALESCE(season, 'nan')), group_concat(COALESCE(round, 'nan')),"
-    " group_concat(quote(started_at)), group_concat(COALESCE(beam_count, 'nan')),"
-    " group_concat(COALESCE(camera_count, 'nan')), group_concat(correction IS NOT NULL, ''),"
-    " group_concat(flagged != 0, ''), max(id)"
-    " FROM (SELECT * FROM tosses{where} ORDER BY id LIMIT ?)"
+    f" group_concat(CAST(started_at * {2**22} AS INTEGER)), group_concat(COALESCE(beam_count, 'nan')),"
+    " group_concat(COALESCE(camera_count, 'nan')), group_concat(CASE WHEN correction IS NOT NULL THEN id END),"
+    " group_concat(CASE WHEN flagged != 0 THEN id END),"
+    f" sum(started_at * {2**22} != CAST(started_at * {2**22} AS INTEGER)),"
+    f" group_concat({load_cache.CORRECTION}), max(id)"
+    " FROM tosses NOT INDEXED{where} AND id > ? AND id <= ?"
 )
+#: Start times come as whole multiples of 2**-22 s (``_PAGE_QUERY``): SQLite writes a whole number
+#: several times faster than a decimal fraction it must make sure reads back exactly. A double from
+#: 2**30 to 2**32 s (the years 2004 to 2106) is always such a multiple, so every stored time converts
+#: exactly; a page with any other (the query counts them) is read row by row.
+_TIME_SCALE = float(2**22)
 _ARRAY_FIELDS = (
     "layer", "game_id", "session_id", "season", "round", "started_at", "pieces_in", "pieces_out",
     "held_before", "drop_offsets", "drop_times_ms", "beam_count", "camera_count", "corrected", "flagged",
@@ -195,6 +212,8 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
     page, so only one page of text is alive at a time besides them. A selection of at least
     ``load_cache.MIN_ROWS`` tosses is kept parsed beside the database (``load_cache``), and a later
     read parses only the rows stored since (from scratch when a correction changed an earlier one).
+    The whole log read with nothing cached (an audit's fresh log) skips ``load_cache.log_state``'s
+    pass over the table (0.5 s per million tosses): its pages tell the cache what it covers.
     """
     where, params = toss_filter(tower, since)
     # a toss nobody counted (no camera count, no correction by the table) says nothing about release
@@ -202,24 +221,35 @@ def load_tosses(store: Store, tower: str | None = None, since: float | None = No
     with _snapshot(store) as snapshot:  # the count and every page see the same tosses, whatever is stored meanwhile
         path = load_cache.cache_path(Path(str(store.path)), where, params)
         found = load_cache.stored(path)
-        state = load_cache.log_state(snapshot, where, params, 0 if found is None else found[0].last_id)
-        cached = load_cache.matching(found, state)
-        result = _Filling(state.rows if cached is None else state.rows - cached.rows + cached.tosses)
-        if cached is not None and not result.restore(cached):
-            cached, result = None, _Filling(state.rows)
-        after = 0 if cached is None else cached.last_id
+        state: load_cache.LogState | None = None
+        if found is None and tower is None and since is None:
+            # the whole log and nothing cached to check: no pass over the table first; the arrays
+            # are sized by the row ids (rows never filled are never touched, so cost no memory) and
+            # the pages tell what the cache needs (rows, corrections, last row id)
+            first, last = (int(v or 0) for v in snapshot.query("SELECT min(id), max(id) FROM tosses")[0])
+            cached, result, after = None, _Filling(last - first + 1 if last else 0), first - 1
+        else:
+            state = load_cache.log_state(snapshot, where, params, 0 if found is None else found[0].last_id)
+            cached = load_cache.matching(found, state)
+            result = _Filling(state.rows if cached is None else state.rows - cached.rows + cached.tosses)
+            if cached is not None and not result.restore(cached):
+                cached, result = None, _Filling(state.rows)
+            after, last = state.first_id - 1 if cached is None else cached.last_id, state.last_id
         ids: dict[object, object] = {}  # one string object per game/session id, shared by its tosses
-        read = 0
-        for start, joined in _joined_pages(snapshot, where + " AND id > ?", params, after):
+        read, last_read, corrections = 0, 0, []
+        for start, joined in _joined_pages(snapshot, where, params, after, last):
             page = _parse_joined(joined, ids)
-            row_ids = _whole_numbers(str(joined[1]))
-            if page is None or row_ids is None or not (np.diff(row_ids) > 0).all():  # anything unusual: row by row
-                rows = snapshot.query(_ROW_QUERY + where + " AND id > ? ORDER BY id LIMIT ?",
-                                      [*params, start, PAGE_ROWS])
+            if page is None:  # anything unusual: row by row
+                rows = snapshot.query(_ROW_QUERY + where + " AND id > ? AND id <= ? ORDER BY id",
+                                      [*params, start, start + PAGE_ROWS])
                 page = _parse_page(rows, ids)
             result.add(page)
             read += int(str(joined[0]))
+            last_read = int(str(joined[-1]))
+            if joined[-2] is not None:
+                corrections.append(str(joined[-2]))
         data = result.finish()
+        state = state or load_cache.read_state(read, corrections, last_read)
         if path is not None and data.n_tosses >= load_cache.MIN_ROWS and (
                 cached is None or read >= load_cache.REWRITE_ROWS):
             arrays = {name: getattr(data, name) for name in result.arrays}
@@ -262,27 +292,26 @@ def _snapshot(store: Store) -> Iterator[_Snapshot | Store]:
 
 
 def _joined_pages(
-    store: _Snapshot | Store, where: str, params: Sequence[object], after: int = 0
+    store: _Snapshot | Store, where: str, params: Sequence[object], after: int, last: int
 ) -> Iterator[tuple[int, Sequence[object]]]:
-    """Each page of the selection as (the row id it starts after, its joined texts), in order; the
-    next page is fetched in a helper thread while the caller works on this one (SQLite releases the
-    interpreter lock while it runs, so reading and parsing overlap on two cores)."""
-    def fetch(after: int) -> Sequence[object]:
-        return tuple(store.query(_PAGE_QUERY.format(where=where), [*params, after, PAGE_ROWS])[0])
+    """Each page of the selection's rows after row id ``after`` up to ``last`` as (the row id it
+    starts after, its joined texts), in order, empty pages left out; the next page is fetched in a
+    helper thread while the caller works on this one (SQLite releases the interpreter lock while it
+    runs, so reading and parsing overlap on two cores)."""
+    def fetch(start: int) -> Sequence[object]:
+        return tuple(store.query(_PAGE_QUERY.format(where=where), [*params, start, start + PAGE_ROWS])[0])
 
+    starts = range(after, last, PAGE_ROWS)
+    if not starts:
+        return
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="fairness-read") as reader:
-        pending = reader.submit(fetch, after)
-        while True:
+        pending = reader.submit(fetch, starts[0])
+        for index, start in enumerate(starts):
             joined = pending.result()
-            count = int(str(joined[0]))
-            if count == 0:
-                return
-            if count == PAGE_ROWS:  # more may follow: fetch them while this page is parsed
-                pending = reader.submit(fetch, int(str(joined[-1])))
-            yield after, joined
-            if count < PAGE_ROWS:
-                return
-            after = int(str(joined[-1]))
+            if index + 1 < len(starts):  # fetch the next page while this one is parsed
+                pending = reader.submit(fetch, starts[index + 1])
+            if int(str(joined[0])):
+                yield start, joined
 
 
 class _Filling:
@@ -369,42 +398,48 @@ def concatenate(pages: Sequence[TossData]) -> TossData:
 
 def _parse_joined(joined: Sequence[object], ids: dict[object, object]) -> TossData | None:
     """A page from its joined texts, or None when anything needs the row-by-row path (a map or drop
-    list in another form, an id holding a separator, a toss to set aside)."""
+    list in another form, an id holding a separator, a start time that is not a multiple of
+    2**-22 s, a toss to set aside)."""
     count = int(str(joined[0]))
-    texts = [str(v) for v in joined]
-    layer = texts[2]
-    if len(layer) != 2 * count:
+    row_ids = _whole_numbers(str(joined[1]))
+    if row_ids is None or row_ids.shape[0] != count or not (np.diff(row_ids) > 0).all():  # not in row id order
         return None
-    grids = [_fast_grid(texts[k], count) for k in (3, 4, 5)]
+    texts = ["" if isinstance(value, bytes) else str(value) for value in joined]  # the maps' bytes stay bytes
+    maps = [value if isinstance(value, bytes) else None for value in joined[3:7]]
+    layer = texts[2]
+    if len(layer) != 2 * count or None in maps or texts[18] != "0":
+        return None
+    grids = [_fast_grid(raw, count) for raw in maps[:3] if raw is not None]
     pieces_in, pieces_out, held_before = grids
     if pieces_in is None or pieces_out is None or held_before is None:
         return None
-    corrected = _flags(texts[16], count)
-    flagged = _flags(texts[17], count)
+    corrected = _marked(joined[16], row_ids)
+    flagged = _marked(joined[17], row_ids)
     if corrected is None or flagged is None:
         return None
     held_before = np.where(corrected[:, None], np.maximum(held_before, pieces_out - pieces_in), held_before)
     if (pieces_out > pieces_in + held_before).any():
         return None
-    drops = _fast_drop_times(texts[6], count)
-    game_id = _joined_ids(texts[7], texts[8], count, ids)
-    session_id = _joined_ids(texts[9], texts[10], count, ids)
-    numbers = [_joined_floats(texts[k], count) for k in (11, 12, 13, 14, 15)]
-    if drops is None or game_id is None or session_id is None or any(n is None for n in numbers):
+    drops = _fast_drop_times(maps[3] or b"", count)
+    game_id = _joined_ids(texts[7], _marked(joined[8], row_ids), ids)
+    session_id = _joined_ids(texts[9], _marked(joined[10], row_ids), ids)
+    scaled = _whole_numbers(texts[13], limit=2**53)  # exact in double precision, and so after the scaling
+    numbers = [_joined_floats(texts[k], count) for k in (11, 12, 14, 15)]
+    if (drops is None or game_id is None or session_id is None or scaled is None or scaled.shape[0] != count
+            or any(n is None for n in numbers)):
         return None
-    season, round_, started_at, beam_count, camera_count = (n for n in numbers if n is not None)
+    season, round_, beam_count, camera_count = (n for n in numbers if n is not None)
     return TossData(
         layer=np.frombuffer(layer.encode(), dtype="S2").astype(np.str_),
-        game_id=game_id, session_id=session_id, season=season, round=round_, started_at=started_at,
-        pieces_in=pieces_in, pieces_out=pieces_out, held_before=held_before,
+        game_id=game_id, session_id=session_id, season=season, round=round_,
+        started_at=scaled / _TIME_SCALE, pieces_in=pieces_in, pieces_out=pieces_out, held_before=held_before,
         drop_offsets=drops[0], drop_times_ms=drops[1], beam_count=beam_count, camera_count=camera_count,
         corrected=corrected, flagged=flagged,
     )
 
 
-def _fast_grid(text: str, count: int) -> IntGrid | None:
+def _fast_grid(raw: bytes, count: int) -> IntGrid | None:
     """Newline-joined canonical maps as an ``(count, 12)`` grid; None if any map has another form."""
-    raw = text.encode()
     if len(raw) == count * len(_CANONICAL) + count - 1:  # perhaps every count a single digit
         grid = _single_digit_grid(raw, count)
         if grid is not None:
@@ -435,11 +470,20 @@ def _single_digit_grid(raw: bytes, count: int) -> IntGrid | None:
     return digits.astype(np.int64)
 
 
-def _flags(text: str, count: int) -> npt.NDArray[np.bool_] | None:
-    """A run of "0"/"1" characters as booleans (None if it is not one per toss)."""
-    if len(text) != count:
+def _marked(value: object, row_ids: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_] | None:
+    """Which of the page's tosses (``row_ids``, ascending) are among the comma-joined row ids
+    ``value`` (None: no toss); None if an id is not one of the page's."""
+    mask = np.zeros(row_ids.shape[0], dtype=bool)
+    if value is None:
+        return mask
+    marked = _whole_numbers(str(value))
+    if marked is None:
         return None
-    return np.frombuffer(text.encode(), dtype=np.uint8) == ord("1")
+    at = np.minimum(np.searchsorted(row_ids, marked), row_ids.shape[0] - 1)
+    if (row_ids[at] != marked).any():
+        return None
+    mask[at] = True
+    return mask
 
 
 def _joined_floats(text: str, count: int) -> FloatArray | None:
@@ -464,35 +508,36 @@ def _joined_floats(text: str, count: int) -> FloatArray | None:
     return values if values.shape[0] == count else None
 
 
-def _whole_numbers(text: str) -> npt.NDArray[np.int64] | None:
-    """Comma-joined whole numbers (digits and commas only, each below 10**15) as integers; None for
+def _whole_numbers(text: str, limit: int = 10**15) -> npt.NDArray[np.int64] | None:
+    """Comma-joined whole numbers (digits and commas only, each below ``limit``) as integers; None for
     any other text (numpy reads integers several times faster than floats)."""
     if not text or text.translate(_NOT_WHOLE) or ",," in text or text[0] == "," or text[-1] == ",":
         return None
     values = np.fromstring(text, sep=",", dtype=np.int64)
-    return values if values.max(initial=0) < 10**15 else None
+    return values if values.max(initial=0) < limit else None
 
 
-def _joined_ids(text: str, nulls: str, count: int, ids: dict[object, object]) -> npt.NDArray[np.object_] | None:
-    """Record-separator-joined ids (NULL where ``nulls`` has a "1"); None if an id holds the separator."""
+def _joined_ids(
+    text: str, missing: npt.NDArray[np.bool_] | None, ids: dict[object, object]
+) -> npt.NDArray[np.object_] | None:
+    """Record-separator-joined ids, NULL where ``missing``; None if an id holds the separator (or
+    ``missing`` did not read)."""
     parts = text.split("\x1e")
-    if len(parts) != count or len(nulls) != count:
+    if missing is None or len(parts) != missing.shape[0]:
         return None
-    column = np.empty(count, dtype=object)
+    column = np.empty(len(parts), dtype=object)
     column[:] = parts
-    missing = np.frombuffer(nulls.encode(), dtype=np.uint8) == ord("1")
     if missing.any():
         column[missing] = None
     return _id_column(column, ids)
 
 
-def _fast_drop_times(text: str, count: int) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
+def _fast_drop_times(raw: bytes, count: int) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
     """Newline-joined drop lists as (offsets, times); None if any list is not plain numbers.
 
     Whole-page work in numpy, no Python step per toss: a list's drops are its commas plus one (none
     for ``[]``); the brackets go, the newlines become commas, and every number is read at once.
     """
-    raw = text.encode()
     codes = np.frombuffer(raw, dtype=np.uint8)
     breaks = np.flatnonzero(codes == ord("\n"))
     if breaks.shape[0] != count - 1 or not raw:

@@ -81,17 +81,30 @@ class LogState:
     rows: int
     corrections: str
     last_id: int
+    #: The selection's first row id (0 when it is empty): where reading from scratch starts.
+    first_id: int = 0
+
+
+#: A row's correction as the digest of corrections takes it (NULL without one).
+CORRECTION = "CASE WHEN correction IS NOT NULL THEN id || '=' || correction END"
 
 
 def log_state(store: _Query, where: str, params: Sequence[object], upto: int) -> LogState:
     """How many rows the selection has, up to row ``upto`` and in all, with a digest of the
     corrections among them (one pass over the table: what counting the selection costs anyway)."""
-    correction = "CASE WHEN correction IS NOT NULL THEN id || '=' || correction END"
     row = store.query(
-        f"SELECT count(*), max(id), sum(id <= ?), group_concat(CASE WHEN id <= ? THEN {correction} END),"
-        f" group_concat({correction}) FROM tosses{where}", [upto, upto, *params],
+        f"SELECT count(*), max(id), sum(id <= ?), group_concat(CASE WHEN id <= ? THEN {CORRECTION} END),"
+        f" group_concat({CORRECTION}), min(id) FROM tosses{where}", [upto, upto, *params],
     )[0]
-    return LogState(int(row[2] or 0), _digest(row[3]), int(row[0]), _digest(row[4]), int(row[1] or 0))
+    return LogState(int(row[2] or 0), _digest(row[3]), int(row[0]), _digest(row[4]), int(row[1] or 0),
+                    int(row[5] or 0))
+
+
+def read_state(rows: int, corrections: list[str], last_id: int) -> LogState:
+    """The state of a selection read whole, in row id order, without ``log_state``: its ``rows``,
+    the ``CORRECTION`` texts of its pages (each page's joined as SQLite joins them) and its last row
+    id. The digest is ``log_state``'s: the same texts joined the same way."""
+    return LogState(0, _digest(None), rows, _digest(",".join(corrections)), last_id)
 
 
 def _digest(corrections: object) -> str:

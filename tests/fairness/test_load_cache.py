@@ -36,7 +36,7 @@ def same(a: TossData, b: TossData) -> bool:
     return a.set_aside == b.set_aside
 
 
-def fresh(store: Store, tmp_path: Path, tower: str) -> TossData:
+def fresh(store: Store, tmp_path: Path, tower: str | None) -> TossData:
     """The log read from scratch (no cache)."""
     for cached in (tmp_path / load_cache.FOLDER).glob("*.npz"):
         cached.unlink()
@@ -56,34 +56,46 @@ def parsed_rows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return rows
 
 
+#: One tower's tosses (the table's count comes first), and the whole log (its pages tell the cache
+#: what it covers: no pass over the table before the first read)
+TOWERS = ["T", None]
+
+
+@pytest.mark.parametrize("tower", TOWERS)
 def test_a_later_read_parses_only_the_new_tosses_and_equals_a_fresh_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tower: str | None
 ) -> None:
     with Store(tmp_path / "table.sqlite3") as store:
         simulate_into_store(store, 300, TowerParams(), seed=1, tower="T")
         with store.write() as conn:  # a damaged record: set aside, and so after a cached read too
             conn.execute("UPDATE tosses SET pieces_out = 'nonsense' WHERE id = 7")
-        first = load_tosses(store, tower="T")
-        assert first.set_aside and (tmp_path / load_cache.FOLDER).is_dir()
+            for toss in ("9", "250"):  # corrections before the first read: the cache covers them
+                record_correction(conn, store.query(f"SELECT toss_id FROM tosses WHERE id = {toss}")[0][0], {})
+        monkeypatch.setattr(load, "PAGE_ROWS", 100)  # the corrections on pages of their own
+        first = load_tosses(store, tower=tower)
+        assert first.set_aside and first.corrected.sum() == 2 and (tmp_path / load_cache.FOLDER).is_dir()
         simulate_into_store(store, 40, TowerParams(), seed=2, tower="T")
         rows = parsed_rows(monkeypatch)
-        cached = load_tosses(store, tower="T")
+        cached = load_tosses(store, tower=tower)
         assert sum(rows) == 40
-        assert same(cached, fresh(store, tmp_path, "T"))
+        assert same(cached, fresh(store, tmp_path, tower))
 
 
-def test_a_correction_of_an_early_toss_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("tower", TOWERS)
+def test_a_correction_of_an_early_toss_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tower: str | None
+) -> None:
     with Store(tmp_path / "table.sqlite3") as store:
         simulate_into_store(store, 200, TowerParams(), seed=3, tower="T")
-        load_tosses(store, tower="T")
+        load_tosses(store, tower=tower)
         toss = store.query("SELECT toss_id FROM tosses WHERE id = 5")[0][0]
         with store.write() as conn:
             record_correction(conn, toss, {"red": 1})
         rows = parsed_rows(monkeypatch)
-        after = load_tosses(store, tower="T")
+        after = load_tosses(store, tower=tower)
         assert sum(rows) == 200, "read from scratch"
         assert after.corrected.sum() == 1
-        assert same(after, fresh(store, tmp_path, "T"))
+        assert same(after, fresh(store, tmp_path, tower))
 
 
 @pytest.mark.parametrize("content", [b"not a zip", b""])

@@ -15,7 +15,7 @@ from companion import COLOURS
 from companion.fairness.load import concatenate, load_tosses
 from companion.fairness.montecarlo import simulate_sessions
 from companion.fairness.render import CSV_COLUMNS, ReportFormatError, render
-from companion.fairness.report import BIAS, NOT_ENOUGH, VERDICTS, FairnessReport, build_report
+from companion.fairness.report import BIAS, NOT_ENOUGH, SCOPE_KEYS, VERDICTS, FairnessReport, build_report
 from companion.fairness.simulate import simulate_into_store
 from companion.store import Store
 from companion.tower.model import TowerParams
@@ -98,6 +98,22 @@ def test_release_rates_and_tests_in_the_report_equal_scipy_on_fixed_tosses(store
     assert layer["colours"]["red"]["p_value"] == pytest.approx(stats.binomtest(1, 3, pooled).pvalue)
     table = np.array([[3, 1], [1, 2], [4, 1]])
     assert layer["chi_square"]["statistic"] == pytest.approx(stats.chi2_contingency(table, correction=False).statistic)
+
+
+def test_json_holds_the_whole_report_with_a_line_per_game_and_session(store: Store) -> None:
+    """The JSON reads back as ``to_dict`` exactly; each game and session row is one line of its own,
+    and a filter holding the row lists' names changes nothing."""
+    simulate_into_store(store, 30, TowerParams(), seed=3)
+    report = build_report(load_tosses(store), {**dict.fromkeys(SCOPE_KEYS), "game": '\x00games "games": '})
+    text = render(report, "json")
+    document = json.loads(json.dumps(report.to_dict()))  # tuples as JSON lists
+    assert json.loads(text) == document
+    lines = text.splitlines()
+    for key, rows in (("games", report.games), ("sessions", report.sessions)):
+        start = lines.index(f'  "{key}": [')
+        listed = lines[start + 1:start + 1 + len(rows)]
+        assert [json.loads(line.strip().rstrip(",")) for line in listed] == document[key]
+        assert lines[start + 1 + len(rows)].strip() in ("],", "]")
 
 
 def test_unknown_format_is_refused_by_name(store: Store) -> None:
