@@ -90,6 +90,12 @@ SHADOW_CHROMA = 0.1
 SHADOW_DEPTH = 1.6
 #: A shadow-coloured region this wide (times a piece's radius, distance transform) is a gray piece.
 SHADOW_SOLID = 0.8
+#: A segment whose colour (log, brightness taken out) is this far from grey is a coloured paint, whose
+#: colour is read without the shadow it casts (``Detector._piece_colour``); a gray piece under coloured
+#: light can drift to 0.2 and its shaded side looks like a shadow.
+PAINT_CHROMA = 0.3
+#: Share of a coloured segment that must look like shadow before its colour is read without it.
+SHADOW_SHARE = 0.1
 #: A segment counted as several pieces names their colour only when it is uniform (``_uniform``): this
 #: share of its pixels within ``UNIFORM_CHROMA`` (log, brightness taken out) and ``UNIFORM_BRIGHTNESS``
 #: of its median colour.
@@ -196,7 +202,7 @@ class Detector:
             crop = (slice(y0, y0 + h), slice(x0, x0 + w))
             # a channel is clipped on this piece when at least half its pixels clip (the median would)
             clipped = (seen[crop][segment][::4] >= features.CLIPPED).mean(axis=0) >= 0.5
-            value = piece_feature(refl[crop], segment)
+            value = self._piece_colour(refl[crop], segment)
             uniform = segment.sum() <= self._copies_area or _uniform(refl[crop], segment, value)
             found.append((value, clipped, segment, (x0, y0), uniform))
         means = self._means
@@ -290,6 +296,27 @@ class Detector:
         if not holes.size:
             return blob
         return np.asarray(blob | np.isin(labels, holes), np.uint8)
+
+    def _piece_colour(self, refl: features.FloatImage, segment: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:
+        """A segment's colour (``piece_feature``), read without the shadow it casts when it is a coloured piece.
+
+        Under a room lamp off to one side a standing piece casts a long shadow that touches it and joins
+        its segment; the median of piece and shadow lies between the paint and the floor's colour, far
+        from every colour (standing reds and oranges were reported unknown). A shadow is the floor's
+        colour, darker (``SHADOW_CHROMA``, ``SHADOW_DEPTH``); a coloured piece is not, so its colour is
+        read from the rest when that is still a piece's worth. A neutral piece (gray, white) keeps
+        every pixel: its own shaded side looks like a shadow.
+        """
+        value = piece_feature(refl, segment)
+        if float(np.abs(value - value.mean()).max()) < PAINT_CHROMA:
+            return value
+        chroma = np.abs(refl - refl.mean(axis=2, keepdims=True)).max(axis=2)
+        brightness = refl.mean(axis=2)
+        lit = segment & ~((chroma < SHADOW_CHROMA) & (brightness > -SHADOW_DEPTH) & (brightness < 0))
+        area, lit_area = int(segment.sum()), int(lit.sum())
+        if lit_area > (1 - SHADOW_SHARE) * area or lit_area < self._min_area:
+            return value
+        return piece_feature(refl, lit)
 
     def _solid(self, refl: features.FloatImage, blob: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         """The blob without its shadows: where the markers of its pieces belong.
