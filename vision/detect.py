@@ -90,6 +90,14 @@ SHADOW_CHROMA = 0.1
 SHADOW_DEPTH = 1.6
 #: A shadow-coloured region this wide (times a piece's radius, distance transform) is a gray piece.
 SHADOW_SOLID = 0.8
+#: A part of a split blob narrower than this (distance transform, times a piece's radius) that has the
+#: floor's colour, darker, is a cast shadow (``Detector._cast_shadow``): a piece is about a radius wide.
+SHADOW_THIN = 0.5
+#: Deepest cast shadow (log brightness below the floor, a part's median); a black piece is about 3.4.
+CAST_SHADOW_DEPTH = 2.4
+#: Faintest cast shadow (log brightness below the floor, a part's median): a lamp's shadow is deep; a
+#: thin part barely darker than the floor is a pale piece's shaded edge, cut off by the split.
+SHADOW_DIM = 0.5
 #: A segment whose colour (log, brightness taken out) is this far from grey is a coloured paint, whose
 #: colour is read without the shadow it casts (``Detector._piece_colour``); a gray piece under coloured
 #: light can drift to 0.2 and its shaded side looks like a shadow.
@@ -247,7 +255,10 @@ class Detector:
             x1, y1 = min(frame.shape[1], x + w + pad), min(frame.shape[0], y + h + pad)
             blob = self._complete((labels[y0:y1, x0:x1] == index).astype(np.uint8))
             crop, crop_refl = frame[y0:y1, x0:x1], refl[y0:y1, x0:x1]
-            for part in self._split(crop, crop_refl, blob, self._brightness_step):
+            parts = self._split(crop, crop_refl, blob, self._brightness_step)
+            if len(parts) > 1:  # a piece's cast shadow split off as a part of its own is not a piece
+                parts = [part for part in parts if not self._cast_shadow(crop_refl, part)] or parts
+            for part in parts:
                 if self._brightness_step and part.sum() > self._resplit_area:
                     # several pieces left in one: shading let unlike colours join; try without that rule
                     finer = self._split(crop, crop_refl, part.astype(np.uint8), 0.0)
@@ -296,6 +307,22 @@ class Detector:
         if not holes.size:
             return blob
         return np.asarray(blob | np.isin(labels, holes), np.uint8)
+
+    def _cast_shadow(self, refl: features.FloatImage, part: npt.NDArray[np.bool_]) -> bool:
+        """Whether one part of a split blob is a shadow on the floor, not a piece.
+
+        Under a room lamp a standing pale piece's shadow is deep and dark beside it; the split gave the
+        shadow a part of its own, and it was counted as a gray piece (a white read as gray and white).
+        A shadow is the floor's colour (``SHADOW_CHROMA``), clearly darker (``SHADOW_DIM``) but not as
+        dark as a black piece (``CAST_SHADOW_DEPTH``), and a crescent: narrower than ``SHADOW_THIN`` of a piece's radius,
+        where a gray piece's part is about a piece wide.
+        """
+        value = piece_feature(refl, part)
+        brightness = float(value.mean())
+        if float(np.abs(value - brightness).max()) >= SHADOW_CHROMA or not -CAST_SHADOW_DEPTH < brightness < -SHADOW_DIM:
+            return False
+        width = float(cv2.distanceTransform(part.astype(np.uint8), cv2.DIST_L2, 5).max())
+        return width < SHADOW_THIN * self.calibration.size_prior.radius
 
     def _piece_colour(self, refl: features.FloatImage, segment: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:
         """A segment's colour (``piece_feature``), read without the shadow it casts when it is a coloured piece.
