@@ -314,12 +314,13 @@ class Detector:
         Under a room lamp a standing pale piece's shadow is deep and dark beside it; the split gave the
         shadow a part of its own, and it was counted as a gray piece (a white read as gray and white).
         A shadow is the floor's colour (``SHADOW_CHROMA``), clearly darker (``SHADOW_DIM``) but not as
-        dark as a black piece (``CAST_SHADOW_DEPTH``), and a crescent: narrower than ``SHADOW_THIN`` of a piece's radius,
-        where a gray piece's part is about a piece wide.
+        dark as a black piece (``CAST_SHADOW_DEPTH``), and a crescent: narrower than ``SHADOW_THIN`` of a
+        piece's radius, where a gray piece's part is about a piece wide.
         """
         value = piece_feature(refl, part)
         brightness = float(value.mean())
-        if float(np.abs(value - brightness).max()) >= SHADOW_CHROMA or not -CAST_SHADOW_DEPTH < brightness < -SHADOW_DIM:
+        neutral = float(np.abs(value - brightness).max()) < SHADOW_CHROMA
+        if not neutral or not -CAST_SHADOW_DEPTH < brightness < -SHADOW_DIM:
             return False
         width = float(cv2.distanceTransform(part.astype(np.uint8), cv2.DIST_L2, 5).max())
         return width < SHADOW_THIN * self.calibration.size_prior.radius

@@ -90,7 +90,9 @@ def test_a_frame_pair_cancels_a_side_lamp_and_its_wall_shadow(tower: Tower) -> N
 
 
 @pytest.mark.parametrize("lamp", [(675.0, 305.0, 1065.0, 0.85), (-40.0, 240.0, 1100.0, 0.9)])
-def test_a_standing_piece_is_named_without_the_shadow_it_casts(tower: Tower, lamp: tuple[float, ...]) -> None:
+def test_a_standing_piece_is_named_without_the_shadow_it_casts(
+    tower: Tower, lamp: tuple[float, float, float, float]
+) -> None:
     """A lamp low at one side throws a standing piece's shadow across the tray, joined to the piece:
     read with it, a standing red's colour lay between red and the floor, far from every colour, and it
     was reported unknown."""
