@@ -205,12 +205,14 @@ class Detector:
         covariance = self._covariances(shift)
         mask = foreground(refl, self.calibration.threshold, frame)
         found = []
-        for (x0, y0), segment in self._segments(frame, refl, mask):
+        for (x0, y0), segment, split_off in self._segments(frame, refl, mask):
             h, w = segment.shape
             crop = (slice(y0, y0 + h), slice(x0, x0 + w))
+            value = self._piece_colour(refl[crop], segment)
+            if split_off and self._cast_shadow(value, segment):  # a piece's shadow, split off: not a piece
+                continue
             # a channel is clipped on this piece when at least half its pixels clip (the median would)
             clipped = (seen[crop][segment][::4] >= features.CLIPPED).mean(axis=0) >= 0.5
-            value = self._piece_colour(refl[crop], segment)
             uniform = segment.sum() <= self._copies_area or _uniform(refl[crop], segment, value)
             found.append((value, clipped, segment, (x0, y0), uniform))
         means = self._means
@@ -241,11 +243,12 @@ class Detector:
 
     def _segments(
         self, frame: npt.NDArray[np.uint8], refl: features.FloatImage, mask: npt.NDArray[np.uint8]
-    ) -> list[tuple[tuple[int, int], npt.NDArray[np.bool_]]]:
-        """Split the foreground into one mask per piece: ``((x0, y0), mask of the crop at x0, y0)``."""
+    ) -> list[tuple[tuple[int, int], npt.NDArray[np.bool_], bool]]:
+        """Split the foreground into one mask per piece: ``((x0, y0), mask of the crop at x0, y0, split_off)``;
+        ``split_off``: one of several parts its blob split into (``_cast_shadow`` may drop it)."""
         # Grana's block-based labelling: same labels as the default, at less than half the time here
         count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
-        segments: list[tuple[tuple[int, int], npt.NDArray[np.bool_]]] = []
+        segments: list[tuple[tuple[int, int], npt.NDArray[np.bool_], bool]] = []
         pad = 4
         for index in range(1, count):
             x, y, w, h, area = stats[index]
@@ -256,16 +259,14 @@ class Detector:
             blob = self._complete((labels[y0:y1, x0:x1] == index).astype(np.uint8))
             crop, crop_refl = frame[y0:y1, x0:x1], refl[y0:y1, x0:x1]
             parts = self._split(crop, crop_refl, blob, self._brightness_step)
-            if len(parts) > 1:  # a piece's cast shadow split off as a part of its own is not a piece
-                parts = [part for part in parts if not self._cast_shadow(crop_refl, part)] or parts
             for part in parts:
                 if self._brightness_step and part.sum() > self._resplit_area:
                     # several pieces left in one: shading let unlike colours join; try without that rule
                     finer = self._split(crop, crop_refl, part.astype(np.uint8), 0.0)
                     if len(finer) > 1:
-                        segments.extend(((int(x0), int(y0)), piece) for piece in finer)
+                        segments.extend(((int(x0), int(y0)), piece, False) for piece in finer)
                         continue
-                segments.append(((int(x0), int(y0)), part))
+                segments.append(((int(x0), int(y0)), part, len(parts) > 1))
         return segments
 
     def _complete(self, blob: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
@@ -308,8 +309,8 @@ class Detector:
             return blob
         return np.asarray(blob | np.isin(labels, holes), np.uint8)
 
-    def _cast_shadow(self, refl: features.FloatImage, part: npt.NDArray[np.bool_]) -> bool:
-        """Whether one part of a split blob is a shadow on the floor, not a piece.
+    def _cast_shadow(self, value: npt.NDArray[np.float32], part: npt.NDArray[np.bool_]) -> bool:
+        """Whether one part of a split blob, of colour ``value``, is a shadow on the floor, not a piece.
 
         Under a room lamp a standing pale piece's shadow is deep and dark beside it; the split gave the
         shadow a part of its own, and it was counted as a gray piece (a white read as gray and white).
@@ -317,7 +318,6 @@ class Detector:
         dark as a black piece (``CAST_SHADOW_DEPTH``), and a crescent: narrower than ``SHADOW_THIN`` of a
         piece's radius, where a gray piece's part is about a piece wide.
         """
-        value = piece_feature(refl, part)
         brightness = float(value.mean())
         neutral = float(np.abs(value - brightness).max()) < SHADOW_CHROMA
         if not neutral or not -CAST_SHADOW_DEPTH < brightness < -SHADOW_DIM:
@@ -338,12 +338,15 @@ class Detector:
         value = piece_feature(refl, segment)
         if float(np.abs(value - value.mean()).max()) < PAINT_CHROMA:
             return value
-        chroma = np.abs(refl - refl.mean(axis=2, keepdims=True)).max(axis=2)
-        brightness = refl.mean(axis=2)
-        lit = segment & ~((chroma < SHADOW_CHROMA) & (brightness > -SHADOW_DEPTH) & (brightness < 0))
-        area, lit_area = int(segment.sum()), int(lit.sum())
-        if lit_area > (1 - SHADOW_SHARE) * area or lit_area < self._min_area:
+        pixels = refl[segment]  # the segment's pixels only, not its whole crop
+        brightness = pixels.mean(axis=1)
+        chroma = np.abs(pixels - brightness[:, None]).max(axis=1)
+        shade = (chroma < SHADOW_CHROMA) & (brightness > -SHADOW_DEPTH) & (brightness < 0)
+        lit_area = len(shade) - int(shade.sum())
+        if lit_area > (1 - SHADOW_SHARE) * len(shade) or lit_area < self._min_area:
             return value
+        lit = segment.copy()
+        lit[segment] = ~shade
         return piece_feature(refl, lit)
 
     def _solid(self, refl: features.FloatImage, blob: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from companion import COLOURS
-from vision.calibrate import Calibration, CameraSettings, calibrate
+from vision.calibrate import Calibration, CameraSettings, calibrate, piece_feature
 from vision.detect import MIN_CONFIDENCE, Detector, _group_peaks
 from vision.errors import FrameError
 from vision.features import SRGB_TO_LINEAR, sensor_matrix, sensor_signal
@@ -144,11 +144,11 @@ def test_a_thin_dark_floor_coloured_part_is_a_cast_shadow_not_a_gray_piece(synth
     cv2.circle(wide.view(np.uint8), (60, 60), int(radius), 1, -1)
     refl = np.empty((120, 120, 3), np.float32)
     refl[:] = (-1.7, -1.75, -1.8)  # neutral, well below the floor, far above a black piece
-    assert detector._cast_shadow(refl, thin)
-    assert not detector._cast_shadow(refl, wide)
+    assert detector._cast_shadow(piece_feature(refl, thin), thin)
+    assert not detector._cast_shadow(piece_feature(refl, wide), wide)
     refl[:] = (-0.1, -0.1, -0.12)  # barely darker: a white piece's shaded edge
-    assert not detector._cast_shadow(refl, thin)
+    assert not detector._cast_shadow(piece_feature(refl, thin), thin)
     refl[:] = (-2.8, -2.3, -0.7)  # a red's colour
-    assert not detector._cast_shadow(refl, thin)
+    assert not detector._cast_shadow(piece_feature(refl, thin), thin)
     refl[:] = (-3.4, -3.4, -3.4)  # a black piece
-    assert not detector._cast_shadow(refl, thin)
+    assert not detector._cast_shadow(piece_feature(refl, thin), thin)
