@@ -331,9 +331,10 @@ class Detector:
         Under a room lamp off to one side a standing piece casts a long shadow that touches it and joins
         its segment; the median of piece and shadow lies between the paint and the floor's colour, far
         from every colour (standing reds and oranges were reported unknown). A shadow is the floor's
-        colour, darker (``SHADOW_CHROMA``, ``SHADOW_DEPTH``); a coloured piece is not, so its colour is
-        read from the rest when that is still a piece's worth. A neutral piece (gray, white) keeps
-        every pixel: its own shaded side looks like a shadow.
+        colour, darker (``SHADOW_CHROMA``, ``SHADOW_DEPTH``); a coloured piece (``PAINT_CHROMA``) is not,
+        so when at least ``SHADOW_SHARE`` of its segment looks like shadow its colour is read from the
+        rest, if that still covers ``_min_area`` (0.3 of the smallest calibrated piece). A neutral piece
+        (gray, white) keeps every pixel: its own shaded side looks like a shadow.
         """
         value = piece_feature(refl, segment)
         if float(np.abs(value - value.mean()).max()) < PAINT_CHROMA:
