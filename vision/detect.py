@@ -90,6 +90,20 @@ SHADOW_CHROMA = 0.1
 SHADOW_DEPTH = 1.6
 #: A shadow-coloured region this wide (times a piece's radius, distance transform) is a gray piece.
 SHADOW_SOLID = 0.8
+#: A part of a split blob narrower than this (distance transform, times a piece's radius) that has the
+#: floor's colour, darker, is a cast shadow (``Detector._cast_shadow``): a piece is about a radius wide.
+SHADOW_THIN = 0.5
+#: Deepest cast shadow (log brightness below the floor, a part's median); a black piece is about 3.4.
+CAST_SHADOW_DEPTH = 2.4
+#: Faintest cast shadow (log brightness below the floor, a part's median): a lamp's shadow is deep; a
+#: thin part barely darker than the floor is a pale piece's shaded edge, cut off by the split.
+SHADOW_DIM = 0.5
+#: A segment whose colour (log, brightness taken out) is this far from grey is a coloured paint, whose
+#: colour is read without the shadow it casts (``Detector._piece_colour``); a gray piece under coloured
+#: light can drift to 0.2 and its shaded side looks like a shadow.
+PAINT_CHROMA = 0.3
+#: Share of a coloured segment that must look like shadow before its colour is read without it.
+SHADOW_SHARE = 0.1
 #: A segment counted as several pieces names their colour only when it is uniform (``_uniform``): this
 #: share of its pixels within ``UNIFORM_CHROMA`` (log, brightness taken out) and ``UNIFORM_BRIGHTNESS``
 #: of its median colour.
@@ -191,12 +205,14 @@ class Detector:
         covariance = self._covariances(shift)
         mask = foreground(refl, self.calibration.threshold, frame)
         found = []
-        for (x0, y0), segment in self._segments(frame, refl, mask):
+        for (x0, y0), segment, split_off in self._segments(frame, refl, mask):
             h, w = segment.shape
             crop = (slice(y0, y0 + h), slice(x0, x0 + w))
+            value = self._piece_colour(refl[crop], segment)
+            if split_off and self._cast_shadow(value, segment):  # a piece's shadow, split off: not a piece
+                continue
             # a channel is clipped on this piece when at least half its pixels clip (the median would)
             clipped = (seen[crop][segment][::4] >= features.CLIPPED).mean(axis=0) >= 0.5
-            value = piece_feature(refl[crop], segment)
             uniform = segment.sum() <= self._copies_area or _uniform(refl[crop], segment, value)
             found.append((value, clipped, segment, (x0, y0), uniform))
         means = self._means
@@ -227,11 +243,12 @@ class Detector:
 
     def _segments(
         self, frame: npt.NDArray[np.uint8], refl: features.FloatImage, mask: npt.NDArray[np.uint8]
-    ) -> list[tuple[tuple[int, int], npt.NDArray[np.bool_]]]:
-        """Split the foreground into one mask per piece: ``((x0, y0), mask of the crop at x0, y0)``."""
+    ) -> list[tuple[tuple[int, int], npt.NDArray[np.bool_], bool]]:
+        """Split the foreground into one mask per piece: ``((x0, y0), mask of the crop at x0, y0, split_off)``;
+        ``split_off``: one of several parts its blob split into (``_cast_shadow`` may drop it)."""
         # Grana's block-based labelling: same labels as the default, at less than half the time here
         count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
-        segments: list[tuple[tuple[int, int], npt.NDArray[np.bool_]]] = []
+        segments: list[tuple[tuple[int, int], npt.NDArray[np.bool_], bool]] = []
         pad = 4
         for index in range(1, count):
             x, y, w, h, area = stats[index]
@@ -241,14 +258,15 @@ class Detector:
             x1, y1 = min(frame.shape[1], x + w + pad), min(frame.shape[0], y + h + pad)
             blob = self._complete((labels[y0:y1, x0:x1] == index).astype(np.uint8))
             crop, crop_refl = frame[y0:y1, x0:x1], refl[y0:y1, x0:x1]
-            for part in self._split(crop, crop_refl, blob, self._brightness_step):
+            parts = self._split(crop, crop_refl, blob, self._brightness_step)
+            for part in parts:
                 if self._brightness_step and part.sum() > self._resplit_area:
                     # several pieces left in one: shading let unlike colours join; try without that rule
                     finer = self._split(crop, crop_refl, part.astype(np.uint8), 0.0)
                     if len(finer) > 1:
-                        segments.extend(((int(x0), int(y0)), piece) for piece in finer)
+                        segments.extend(((int(x0), int(y0)), piece, False) for piece in finer)
                         continue
-                segments.append(((int(x0), int(y0)), part))
+                segments.append(((int(x0), int(y0)), part, len(parts) > 1))
         return segments
 
     def _complete(self, blob: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
@@ -290,6 +308,47 @@ class Detector:
         if not holes.size:
             return blob
         return np.asarray(blob | np.isin(labels, holes), np.uint8)
+
+    def _cast_shadow(self, value: npt.NDArray[np.float32], part: npt.NDArray[np.bool_]) -> bool:
+        """Whether one part of a split blob, of colour ``value``, is a shadow on the floor, not a piece.
+
+        Under a room lamp a standing pale piece's shadow is deep and dark beside it; the split gave the
+        shadow a part of its own, and it was counted as a gray piece (a white read as gray and white).
+        A shadow is the floor's colour (``SHADOW_CHROMA``), clearly darker (``SHADOW_DIM``) but not as
+        dark as a black piece (``CAST_SHADOW_DEPTH``), and a crescent: narrower than ``SHADOW_THIN`` of a
+        piece's radius, where a gray piece's part is about a piece wide.
+        """
+        brightness = float(value.mean())
+        neutral = float(np.abs(value - brightness).max()) < SHADOW_CHROMA
+        if not neutral or not -CAST_SHADOW_DEPTH < brightness < -SHADOW_DIM:
+            return False
+        width = float(cv2.distanceTransform(part.astype(np.uint8), cv2.DIST_L2, 5).max())
+        return width < SHADOW_THIN * self.calibration.size_prior.radius
+
+    def _piece_colour(self, refl: features.FloatImage, segment: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:
+        """A segment's colour (``piece_feature``), read without the shadow it casts when it is a coloured piece.
+
+        Under a room lamp off to one side a standing piece casts a long shadow that touches it and joins
+        its segment; the median of piece and shadow lies between the paint and the floor's colour, far
+        from every colour (standing reds and oranges were reported unknown). A shadow is the floor's
+        colour, darker (``SHADOW_CHROMA``, ``SHADOW_DEPTH``); a coloured piece (``PAINT_CHROMA``) is not,
+        so when at least ``SHADOW_SHARE`` of its segment looks like shadow its colour is read from the
+        rest, if that still covers ``_min_area`` (0.3 of the smallest calibrated piece). A neutral piece
+        (gray, white) keeps every pixel: its own shaded side looks like a shadow.
+        """
+        value = piece_feature(refl, segment)
+        if float(np.abs(value - value.mean()).max()) < PAINT_CHROMA:
+            return value
+        pixels = refl[segment]  # the segment's pixels only, not its whole crop
+        brightness = pixels.mean(axis=1)
+        chroma = np.abs(pixels - brightness[:, None]).max(axis=1)
+        shade = (chroma < SHADOW_CHROMA) & (brightness > -SHADOW_DEPTH) & (brightness < 0)
+        lit_area = len(shade) - int(shade.sum())
+        if lit_area > (1 - SHADOW_SHARE) * len(shade) or lit_area < self._min_area:
+            return value
+        lit = segment.copy()
+        lit[segment] = ~shade
+        return piece_feature(refl, lit)
 
     def _solid(self, refl: features.FloatImage, blob: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         """The blob without its shadows: where the markers of its pieces belong.

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from companion import COLOURS
-from vision.calibrate import Calibration, CameraSettings, calibrate
+from vision.calibrate import Calibration, CameraSettings, calibrate, piece_feature
 from vision.detect import MIN_CONFIDENCE, Detector, _group_peaks
 from vision.errors import FrameError
 from vision.features import SRGB_TO_LINEAR, sensor_matrix, sensor_signal
@@ -130,3 +130,25 @@ def test_two_maxima_on_one_dark_ridge_are_one_piece() -> None:
     refl[:, 58:] = (-2.6, -3.0, -3.0)  # ... and higher here
     assert len(_group_peaks(dist, refl, [(55, 30), (61, 30)], 1.0, 12.0)) == 1
     assert len(_group_peaks(dist, refl, [(35, 30), (85, 30)], 1.0, 12.0)) == 2
+
+
+def test_a_thin_dark_floor_coloured_part_is_a_cast_shadow_not_a_gray_piece(synthetic_calibration: Calibration) -> None:
+    """A side lamp's deep shadow beside a pale standing piece was split off as a part of its own and
+    counted as a gray piece. Such a part is the floor's colour, darker, and a crescent; a gray piece's
+    part is as wide as a piece, a pale piece's shaded edge is barely darker, a coloured part is not grey."""
+    detector = Detector(synthetic_calibration)
+    radius = synthetic_calibration.size_prior.radius
+    thin = np.zeros((120, 120), bool)
+    thin[20:100, 50 : 50 + int(0.6 * radius)] = True  # a crescent's width: 0.3 of a radius from its middle
+    wide = np.zeros((120, 120), bool)
+    cv2.circle(wide.view(np.uint8), (60, 60), int(radius), 1, -1)
+    refl = np.empty((120, 120, 3), np.float32)
+    refl[:] = (-1.7, -1.75, -1.8)  # neutral, well below the floor, far above a black piece
+    assert detector._cast_shadow(piece_feature(refl, thin), thin)
+    assert not detector._cast_shadow(piece_feature(refl, wide), wide)
+    refl[:] = (-0.1, -0.1, -0.12)  # barely darker: a white piece's shaded edge
+    assert not detector._cast_shadow(piece_feature(refl, thin), thin)
+    refl[:] = (-2.8, -2.3, -0.7)  # a red's colour
+    assert not detector._cast_shadow(piece_feature(refl, thin), thin)
+    refl[:] = (-3.4, -3.4, -3.4)  # a black piece
+    assert not detector._cast_shadow(piece_feature(refl, thin), thin)

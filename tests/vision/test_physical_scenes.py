@@ -89,6 +89,20 @@ def test_a_frame_pair_cancels_a_side_lamp_and_its_wall_shadow(tower: Tower) -> N
 
 
 
+@pytest.mark.parametrize("lamp", [(675.0, 305.0, 1065.0, 0.85), (-40.0, 240.0, 1100.0, 0.9)])
+def test_a_standing_piece_is_named_without_the_shadow_it_casts(
+    tower: Tower, lamp: tuple[float, float, float, float]
+) -> None:
+    """A lamp low at one side throws a standing piece's shadow across the tray, joined to the piece:
+    read with it, a standing red's colour lay between red and the floor, far from every colour, and it
+    was reported unknown."""
+    pieces = [Piece("red", "standing", 110, 313, 40), Piece("orange", "standing", 172, 426, 100),
+              Piece("red", "standing", 520, 120, 10), Piece("orange", "standing", 480, 400, 70)]
+    scene = Scene(pieces, [Lamp("led-5100", *lamp)], 90, 3)
+    detection = Detector(tower.with_matrix).detect(render(scene, TEST_TOWER.tray))
+    assert detection.counts == scene.counts() and detection.unknown == 0
+
+
 Placed = list[tuple[str, str, int, int, int]]
 """Pieces as (colour, pose, x, y, angle): scenes spelled out, as ``place`` found them."""
 
