@@ -109,6 +109,11 @@ class Split:
     tray: Tray
 
 
+def drawn_split(name: str, seed: int) -> Split:
+    """A held-out split drawn from one seed: its scenes and its tower's tray (the seed's last five digits)."""
+    return Split(name, seed=seed, tray=Tray(seed=seed % 100_000, falloff=0.35, stains=4))
+
+
 TUNING = Split("tuning", seed=1, tray=Tray(seed=11, falloff=0.25, stains=3))
 #: The first held-out split: measured once after the first round of work (issue 12), then looked at to
 #: decide the second round, so no longer unseen; kept to report how the second round did on it.
@@ -119,43 +124,27 @@ SECOND_HELD_OUT = Split("second-held-out", seed=88305117, tray=Tray(seed=5521, f
 #: Seed drawn from ``os.urandom`` once the third round's code was final (2026-11-23), never used while
 #: tuning; its tower's tray comes from the same seed. The benchmark's default.
 HELD_OUT_SEED = 327608561
-HELD_OUT = Split("held-out", seed=HELD_OUT_SEED, tray=Tray(seed=HELD_OUT_SEED % 100_000, falloff=0.35, stains=4))
+HELD_OUT = drawn_split("held-out", HELD_OUT_SEED)
 #: Issue 26 (cameras without a known colour matrix): seed drawn from ``os.urandom`` once that code was
 #: final (2026-11-26, 23:17 UTC), measured once across four towers' cameras (``towers``); its results
 #: (3000 K with the matrix, wrong colours) were read for the next round, so it is no longer unseen.
 ACROSS_CAMERAS_SEED = 956862673
-ACROSS_CAMERAS = Split(
-    "across-cameras-held-out",
-    seed=ACROSS_CAMERAS_SEED,
-    tray=Tray(seed=ACROSS_CAMERAS_SEED % 100_000, falloff=0.35, stains=4),
-)
+ACROSS_CAMERAS = drawn_split("across-cameras-held-out", ACROSS_CAMERAS_SEED)
 #: Issue 26, second round (the noise-gain refusal, faster detection): seed drawn from ``os.urandom`` once
 #: that code was final (2026-11-27, 02:25 UTC), measured once across four towers' cameras and reported;
 #: never used again for tuning or reporting.
 ACROSS_CAMERAS_2_SEED = 586977591
-ACROSS_CAMERAS_2 = Split(
-    "across-cameras-held-out-2",
-    seed=ACROSS_CAMERAS_2_SEED,
-    tray=Tray(seed=ACROSS_CAMERAS_2_SEED % 100_000, falloff=0.35, stains=4),
-)
+ACROSS_CAMERAS_2 = drawn_split("across-cameras-held-out-2", ACROSS_CAMERAS_2_SEED)
 #: Issue 26, third round (cheaper image-wide passes): seed drawn from ``os.urandom`` once that code was
 #: final (2026-11-27, 04:49 UTC), measured once across four towers' cameras and reported; never used
 #: again for tuning or reporting.
 ACROSS_CAMERAS_3_SEED = 912572419
-ACROSS_CAMERAS_3 = Split(
-    "across-cameras-held-out-3",
-    seed=ACROSS_CAMERAS_3_SEED,
-    tray=Tray(seed=ACROSS_CAMERAS_3_SEED % 100_000, falloff=0.35, stains=4),
-)
+ACROSS_CAMERAS_3 = drawn_split("across-cameras-held-out-3", ACROSS_CAMERAS_3_SEED)
 #: Issue 26, fourth round (a piece's cast shadow neither joins its colour nor counts as a piece): seed
 #: drawn from ``os.urandom`` once that code was final (2026-11-27, 07:36 UTC), measured once across four
 #: towers' cameras. The default.
 ACROSS_CAMERAS_4_SEED = 525197917
-ACROSS_CAMERAS_4 = Split(
-    "across-cameras-held-out-4",
-    seed=ACROSS_CAMERAS_4_SEED,
-    tray=Tray(seed=ACROSS_CAMERAS_4_SEED % 100_000, falloff=0.35, stains=4),
-)
+ACROSS_CAMERAS_4 = drawn_split("across-cameras-held-out-4", ACROSS_CAMERAS_4_SEED)
 SPLITS = {
     split.name: split
     for split in (
