@@ -331,12 +331,18 @@ def group_question(group: Group, profile: Mapping[str, Any]) -> dict[str, Any] |
     return {**question(group.key, group.prompt, rows), "parts": parts}
 
 
+def _grouped_question(s: GameState, key: str, profile: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The question asking printed value ``key`` with the rest of its group that ``profile`` lacks, in a game
+    asking by component; None when it is asked alone."""
+    group = group_of(key, paid_positions(s)) if by_component(s) else None
+    return group_question(group, profile) if group is not None else None
+
+
 def asked_with(s: GameState, spec: Spec, profile: Mapping[str, Any]) -> dict[str, Any]:
     """The values asked in one question with printed value ``spec`` when ``profile`` lacks it, each with a
     stand-in answer (the middle option): its group's lacking values in a game asking by component, else its own."""
     key, _, options, multi, count = spec
-    group = group_of(key, paid_positions(s)) if by_component(s) else None
-    grouped = group_question(group, profile) if group is not None else None
+    grouped = _grouped_question(s, key, profile)
     if grouped is None:
         return {key: _stand_in(options, multi, count)}
     return {part["key"]: _stand_in(part["options"], False, None) for part in grouped["parts"]}
@@ -346,8 +352,7 @@ def ask(s: GameState, spec: Spec) -> dict[str, Any]:
     """The question for printed value ``spec``: its group's in a game asking by component, if that asks 2 or
     more values, else its own."""
     key, prompt, options, multi, count = spec
-    group = group_of(key, paid_positions(s)) if by_component(s) else None
-    grouped = group_question(group, s.profile) if group is not None else None
+    grouped = _grouped_question(s, key, s.profile)
     return grouped if grouped is not None else question(key, prompt, options, multi=multi, count=count)
 
 
