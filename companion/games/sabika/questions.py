@@ -83,11 +83,7 @@ def question(key: str, prompt: Msg, options: Sequence[Any], *, multi: bool = Fal
 
 
 def answer_ok(q: dict[str, Any], value: Any) -> bool:
-    """Whether ``value`` answers question ``q`` (a group's, ``group_question``: one option of each part)."""
-    if q.get("parts"):
-        return (isinstance(value, dict) and set(value) == {part["key"] for part in q["parts"]}
-                and all(not isinstance(value[part["key"]], bool) and value[part["key"]] in part["options"]
-                        for part in q["parts"]))
+    """Whether ``value`` answers question ``q`` (a group's answer is checked part by part: ``Game._check_parts``)."""
     if not q["multi"]:
         return value in q["options"]
     if not isinstance(value, list) or not value or len(set(map(repr, value))) != len(value):
