@@ -38,7 +38,7 @@ from companion.games.sabika.questions import (
     question,
 )
 from companion.games.sabika.rondel import Layout
-from companion.games.sabika.say import PHASE_KEY_SAY, WORKER_SAY, prompt_fields
+from companion.games.sabika.say import PHASE_KEY_SAY, WORKER_SAY, comma_list, prompt_fields
 from companion.games.sabika.setup import SetupOptions, initial_state, resolve_setup
 from companion.games.sabika.state import GameState, PlayerState
 from companion.i18n import Msg
@@ -274,11 +274,9 @@ class Game(EngineGame[GameState, PlayerState]):
         parts = pending["parts"]
         names = [Msg.from_json(part["name_say"]) for part in parts]
         if not isinstance(value, dict) or set(value) != {part["key"] for part in parts}:
-            listed: Msg = names[0]
-            for name in names[1:]:
-                listed = Msg("{first}, {second}", first=listed, second=name)
             raise IllegalAnswer(Msg("{value} does not answer \u201c{prompt}\u201d: expected {n} values, one each for "
-                                    "{parts}", value=repr(value), prompt=self._prompt(), n=len(parts), parts=listed))
+                                    "{parts}", value=repr(value), prompt=self._prompt(), n=len(parts),
+                                    parts=comma_list(names)))
         for part, name in zip(parts, names, strict=True):
             item, options = value[part["key"]], part["options"]
             if isinstance(item, bool) or item not in options:

@@ -100,6 +100,15 @@ def items_say(items: list[str] | tuple[str, ...]) -> Msg:
         out = Msg("{first} + {second}", first=out, second=ITEM_SAY[item])
     return out
 
+
+def comma_list(said: list[Msg]) -> Msg:
+    """Messages (at least one) joined with commas, in each reader's language: "Outer Rondel, Middle Rondel"."""
+    out = said[0]
+    for one in said[1:]:
+        out = Msg("{first}, {second}", first=out, second=one)
+    return out
+
+
 #: A phase as an error names it: the English keeps the engine's key (``start_tiles``), German says it in words.
 PHASE_KEY_SAY: dict[str, Msg] = {
     "setup": word("sabika phase", "setup"), "start_tiles": word("sabika phase", "start_tiles"),

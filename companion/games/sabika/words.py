@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.sabika.components import RING_WORDS
-from companion.games.sabika.say import ACTION_SAY, ARTWORK_SAY, COLOUR_SAY, ITEM_SAY, RING_SAY, Said
+from companion.games.sabika.say import ACTION_SAY, ARTWORK_SAY, COLOUR_SAY, ITEM_SAY, RING_SAY, Said, comma_list
 from companion.i18n import Msg
 
 ICON_WORDS: dict[str, tuple[Msg, Msg]] = {
@@ -161,13 +161,8 @@ def answer_label(key: str, value: Any) -> Msg | str:
 def parts_label(parts: list[dict[str, Any]], value: dict[str, Any]) -> Msg:
     """An answer to a group's question (``questions.group_question``) in player words, part by part in the
     question's order: "Outer Rondel: 12, Middle Rondel: 9, Inner Rondel: 7"."""
-    said = [Msg("{part}: {value}", part=Msg.from_json(part["name_say"]), value=answer_label(part["key"],
-                                                                                           value.get(part["key"])))
-            for part in parts]
-    out = said[0]
-    for one in said[1:]:
-        out = Msg("{first}, {second}", first=out, second=one)
-    return out
+    return comma_list([Msg("{part}: {value}", part=Msg.from_json(part["name_say"]),
+                           value=answer_label(part["key"], value.get(part["key"]))) for part in parts])
 
 
 def option_label(key: str, option: Any) -> Msg | str:
