@@ -339,10 +339,7 @@ class Detector:
         value = piece_feature(refl, segment)
         if float(np.abs(value - value.mean()).max()) < PAINT_CHROMA:
             return value
-        pixels = refl[segment]  # the segment's pixels only, not its whole crop
-        brightness = pixels.mean(axis=1)
-        chroma = np.abs(pixels - brightness[:, None]).max(axis=1)
-        shade = (chroma < SHADOW_CHROMA) & (brightness > -SHADOW_DEPTH) & (brightness < 0)
+        shade = _shade(refl[segment])  # the segment's pixels only, not its whole crop
         lit_area = len(shade) - int(shade.sum())
         if lit_area > (1 - SHADOW_SHARE) * len(shade) or lit_area < self._min_area:
             return value
@@ -360,9 +357,7 @@ class Detector:
         piece, not a crescent: a shadow-coloured region whose distance transform reaches
         ``SHADOW_SOLID`` of a piece's radius stays.
         """
-        chroma = np.abs(refl - refl.mean(axis=2, keepdims=True)).max(axis=2)
-        brightness = refl.mean(axis=2)
-        shade = (blob > 0) & (chroma < SHADOW_CHROMA) & (brightness > -SHADOW_DEPTH) & (brightness < 0)
+        shade = (blob > 0) & _shade(refl)
         if not shade.any():
             return blob
         shade_u8 = shade.astype(np.uint8)
@@ -538,6 +533,14 @@ def _confidence(d2: npt.NDArray[np.float64]) -> float:
     margin = min(float(second - nearest), MARGIN_CAP)
     logit = CONFIDENCE_MODEL[0] + CONFIDENCE_MODEL[1] * np.sqrt(margin) + CONFIDENCE_MODEL[2] * np.log1p(nearest)
     return float(1.0 / (1.0 + np.exp(-logit)))
+
+
+def _shade(colours: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Which colours (log reflectance, the last axis its channels) look like a shadow: the floor's colour
+    (no chroma, ``SHADOW_CHROMA``) at a lower brightness, down to ``SHADOW_DEPTH``."""
+    brightness = colours.mean(axis=-1)
+    chroma = np.abs(colours - brightness[..., None]).max(axis=-1)
+    return np.asarray((chroma < SHADOW_CHROMA) & (brightness > -SHADOW_DEPTH) & (brightness < 0))
 
 
 def _uniform(refl: features.FloatImage, segment: npt.NDArray[np.bool_], value: npt.NDArray[np.float32]) -> bool:
