@@ -24,6 +24,9 @@ Per load it measures:
    of all reads): the share of sessions with any colour flagged.
 3. **Coverage** of the load effect's 95 % interval at ``3 L`` (how often it holds the true shift),
    and how often the goodness-of-fit check fires (the model is right here: it should rarely).
+   ``--coverage-only`` measures the coverage alone, on as many sessions as it takes to tell 95 %
+   from the edges of the 93-97 % asked (the interval is the report's ``fill_effect`` on all tosses,
+   which needs no judging: 500 sessions a load in minutes, where the whole study's 50 give ± 2).
 4. **Power** at each stage's promised check, one colour 10 points stickier in ``p_new`` (at L1), in
    both (at L1), in ``p_held`` (at L2).
 5. **Dent**: one colour 10 points stickier in both rates from toss 312: found within 600 tosses.
@@ -39,14 +42,17 @@ from collections.abc import Callable
 
 import numpy as np
 
+from companion.fairness.fill_level import fill_effect, fill_log
 from companion.fairness.study import DENT_AT, PILOT_TOSSES, caught, judge, sessions_of, share
-from companion.fairness.study_tower import REAL_GAME_TOSSES, StudyTower, play
+from companion.fairness.study_tower import REAL_GAME_TOSSES, StudyGrids, StudyTower, play
 
 DENT_WINDOW = 600
 PREFERENCES = 5.0
 #: A stage promised beyond this many tosses is reported, not studied (3 L sessions of a clogging
 #: tower's held-piece promise would be a million tosses each).
 LONGEST = 15_000
+#: Sessions played at once by ``coverage_only`` (27,678 tosses x 3 grids x 12 colours x 2 bytes each).
+COVERAGE_BATCH = 20
 
 
 def tower(load: float, new_shift: float = 0.0, held_shift: float = 0.0, shift_from: int = 0) -> StudyTower:
@@ -102,6 +108,35 @@ def run(sessions: int, seed: int, loads: list[float], report: Callable[[str], No
         report(f"  ({sessions} sessions per setting, seed {seed}, {time.perf_counter() - started:.0f} s)")
 
 
+def load_interval(grids: StudyGrids, session: int) -> tuple[float, float] | None:
+    """The load effect's 95 % interval the report gives for one session's whole log (``fill_effect``
+    without the looks, which only the goodness-of-fit check reads)."""
+    held, tossed, out = (a[session].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out))
+    return fill_effect(fill_log(held, tossed, out, grids.games(), []), []).interval
+
+
+def coverage_only(sessions: int, seed: int, loads: list[float], report: Callable[[str], None] = print) -> None:
+    """Per load, how often the load effect's 95 % interval holds the true shift over ``sessions`` fair
+    sessions of ``3 L`` tosses (``L`` as ``run`` finds it), played in batches to bound memory."""
+    rng = np.random.default_rng(seed)
+    for load in loads:
+        started = time.perf_counter()
+        known = [n for n in promised(load, rng).values() if n is not None and n <= LONGEST]
+        if not known:
+            report(f"load {load}: the pilot promised no check for either question")
+            continue
+        tosses = 3 * max(known)
+        inside: list[bool] = []
+        while len(inside) < sessions:
+            batch = min(COVERAGE_BATCH, sessions - len(inside))
+            grids = play(tower(load), batch, tosses, rng)
+            for s in range(batch):
+                interval = load_interval(grids, s)
+                inside.append(interval is not None and interval[0] <= load <= interval[1])
+        report(f"load {load:+.2f}: the load effect's 95 % interval at 3 L = {tosses} tosses holds {load}: "
+               f"{share(inside)} ({sessions} sessions, seed {seed}, {time.perf_counter() - started:.0f} s)")
+
+
 def _mean_held(load: float, rng: np.random.Generator) -> float:
     """The tower's mean fill level over 4 sessions of 480 tosses (how clogged this load makes it)."""
     grids = play(tower(load), 4, 480, rng)
@@ -115,8 +150,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--loads", type=float, nargs="+", default=[-0.08, -0.15, 0.0],
                         help="logit shifts per piece held (default -0.08 -0.15 0: the audit's two and none)")
+    parser.add_argument("--coverage-only", action="store_true",
+                        help="measure only the load effect's interval coverage (use many --sessions, e.g. 500)")
     args = parser.parse_args()
-    run(args.sessions, args.seed, args.loads)
+    (coverage_only if args.coverage_only else run)(args.sessions, args.seed, args.loads)
 
 
 if __name__ == "__main__":
