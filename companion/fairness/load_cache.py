@@ -136,6 +136,8 @@ def stored(path: Path | None) -> tuple[CachedLog, str] | None:
             return None
         columns = {str(name): (str(kind), [int(n) for n in shape], int(offset))
                    for name, (kind, shape, offset) in meta["columns"].items()}
+        if any(np.dtype(kind).hasobject for kind, _, _ in columns.values()):  # raw bytes are never objects
+            return None
         end = max((offset + np.dtype(kind).itemsize * math.prod(shape) for kind, shape, offset in columns.values()),
                   default=0)
         if path.stat().st_size < end:  # cut short
@@ -215,13 +217,13 @@ def write(path: Path, state: LogState, arrays: dict[str, npt.NDArray[Any]], drop
             "tosses": int(next(iter(arrays.values())).shape[0]), "drops": int(drop_times.shape[0]),
             "ids": ids, "set_aside": said}
     columns.update(drop_counts=drop_counts, drop_times=drop_times)
-    stored = {name: np.ascontiguousarray(array) for name, array in columns.items()}
+    contiguous = {name: np.ascontiguousarray(array) for name, array in columns.items()}
     # the header names each array's place, which depends on the header's own length: lay the arrays
     # out after room for it, and make that room larger until the header fits
     room = ALIGN
     while True:
         places, offset = {}, _aligned(len(MAGIC) + 8 + room)
-        for name, array in stored.items():
+        for name, array in contiguous.items():
             places[name] = (array.dtype.str, list(array.shape), offset)
             offset = _aligned(offset + array.nbytes)
         header = json.dumps({**meta, "columns": places}).encode()
@@ -233,7 +235,7 @@ def write(path: Path, state: LogState, arrays: dict[str, npt.NDArray[Any]], drop
         path.parent.mkdir(exist_ok=True)
         with open(partial, "wb") as handle:
             handle.write(MAGIC + len(header).to_bytes(8, "little") + header)
-            for name, array in stored.items():
+            for name, array in contiguous.items():
                 handle.seek(places[name][2])
                 handle.write(array.data.cast("B"))
         os.replace(partial, path)
