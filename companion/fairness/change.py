@@ -28,7 +28,7 @@ sessions, over all 12 colours and both directions.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,11 +60,10 @@ class ChangeAlarm:
 
 #: Tosses handled at once when all colours are treated together: a block's arrays (24 walks in double
 #: precision) stay within the processor's cache, and numpy works on whole rows instead of on one
-#: strided colour at a time.
+#: strided colour at a time. A block ends where a game does if one ends within another
+#: ``BLOCK_ROWS`` tosses (``_blocks``), so a game's sums are formed in one go, as one pass over the
+#: log forms them.
 BLOCK_ROWS = 1 << 13
-#: Colours whose contrasts the over-dispersion keeps at once (8 MB per colour per million tosses: two
-#: colours keep the report under its 500 MB at a million tosses).
-DISPERSION_COLOURS = 2
 
 
 def threshold(tosses: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -122,6 +121,7 @@ def change_alarms(
             (1.0 / (1.0 + np.exp(-(theta[:, k] + theta[:, 2] * level)))).astype(np.float32)[:, None] for k in (0, 1)
         )
         del theta, level  # 32 MB per million tosses, not kept through the walks
+    del segment, basis  # 16 MB per million tosses (the blocks know their segment)
     # the shift a colour SHIFT stickier (looser) can really have: its rate never goes below 0 (above 1).
     # In a clogged tower a held piece falls with a few per cent; walking such tosses as if the colour
     # could be a full SHIFT stickier there charged each of them more than the dent can repay, and
@@ -169,17 +169,13 @@ def change_alarms(
         signals = [(i * new_stickier + b * held_stickier) * kept, (i * new_looser + b * held_looser) * kept]
         return np.concatenate(signals, axis=1)
 
-    codes = game - int(game.min())
-    spread = _dispersions(contrast, colours, codes, segment, looks.size)
-    scale = (1.0 / spread[basis]).astype(np.float32)[:, None]
-    del codes, segment, basis  # 24 MB per million tosses, not kept through the walks
-
-    def steps(rows: slice, cols: slice) -> Floats:
-        """The walks' increments, stickier then looser for each colour of ``cols``: per direction
-        (+-signal * difference - signal^2 / 2) / variance, over the toss's basis over-dispersion."""
-        differences, variance, contrasted = contrast(rows, cols)
-        shifts = signal(contrasted)
-        weight = scale[rows] / np.maximum(variance, np.float32(1e-12))
+    def steps(contrasted: tuple[Floats, Floats, Contrasted], scale: np.float32) -> Floats:
+        """The walks' increments, stickier then looser for each contrasted colour: per direction
+        (+-signal * difference - signal^2 / 2) / variance, over the basis over-dispersion (``scale``
+        is its inverse)."""
+        differences, variance, inputs = contrasted
+        shifts = signal(inputs)
+        weight = scale / np.maximum(variance, np.float32(1e-12))
         weight[variance <= 0] = 0.0
         width = differences.shape[1]
         result: Floats = np.empty_like(shifts)
@@ -191,14 +187,31 @@ def change_alarms(
             walk *= weight
         return result
 
-    blocks = [slice(start, min(start + BLOCK_ROWS, tosses)) for start in range(0, tosses, BLOCK_ROWS)]
-    crossed = _crossing_walks(blocks, lambda rows: steps(rows, slice(None)), 2 * colours)
+    # One pass over the log: each block's contrasts (all colours at once) feed the over-dispersion
+    # of its look segment and then the walks. A toss is judged by the over-dispersion up to the look
+    # before it, which the blocks before (and, for the block that ends a segment, this block) have
+    # completed; the tosses up to the first look are judged by the first look's, so that segment is
+    # one block.
+    codes = game - int(game.min())
+    dispersion = _Dispersion(colours)
+    spread = np.ones(looks.size)
+    walks = _Walks(2 * colours)
+    scaled: list[tuple[slice, np.float32]] = []  # each block and its scale, for a crossing walk's second pass
+    for rows, look_segment, ends_segment in _blocks(looks, codes, tosses):
+        contrasted = contrast(rows, slice(None))
+        dispersion.add(codes[rows], contrasted[0], contrasted[1])
+        if ends_segment:
+            spread[look_segment] = dispersion.close_segment()
+        scale = np.float32(1.0 / spread[max(look_segment - 1, 0)])
+        walks.add(rows, steps(contrasted, scale))
+        scaled.append((rows, scale))
+    del codes  # 8 MB per million tosses, not kept through a crossing walk's pass
     alarms = []
-    if crossed:
+    if walks.crossed.any():
         levels = _levels(0, tosses)
-    for colour, direction in sorted((c % colours, c // colours) for c in crossed):
+    for colour, direction in sorted((c % colours, c // colours) for c in np.flatnonzero(walks.crossed).tolist()):
         # a walk that crosses is walked alone over the whole log, for where its change began
-        walk = _walk(blocks, functools.partial(_one_walk, steps, colour, direction))
+        walk = _walk(scaled, functools.partial(_one_walk, steps, contrast, colour, direction))
         alarm = _first_alarm(walk, levels)
         if alarm is not None:
             alarms.append(ChangeAlarm(COLOURS[colour], _DIRECTIONS[direction][1], *alarm))
@@ -215,78 +228,120 @@ def _levels(start: int, stop: int) -> npt.NDArray[np.float64]:
 _DIRECTIONS = ((-1.0, "stickier"), (1.0, "looser"))
 
 
-def _dispersions(
-    contrast: Callable[[slice, slice], tuple[Floats, Floats, Contrasted]], colours: int,
-    game_codes: npt.NDArray[np.int64], segment: npt.NDArray[np.int64], looks: int,
-) -> npt.NDArray[np.float64]:
-    """Per look, the over-dispersion factor of the tosses up to it: the per-game variance of the
-    contrasts over their binomial variance, pooled over colours (a stray one barely moves it), at
-    least 1. A game that a look cuts counts as two (what was known at the look).
-
-    The contrasts are formed a block of tosses at a time for ``DISPERSION_COLOURS`` colours at once
-    (a million tosses' copies stay at 32 MB)."""
-    tosses = segment.shape[0]
-    key = game_codes * (looks + 1) + segment
-    squares = np.zeros(looks + 1)
-    expected = np.zeros(looks + 1)
-    part_segment = np.arange(int(key.max()) + 1 if tosses else 0) % (looks + 1)
-    for first in range(0, colours, DISPERSION_COLOURS):
-        cols = slice(first, min(first + DISPERSION_COLOURS, colours))
-        differences = np.empty((cols.stop - first, tosses), dtype=np.float32)
-        variances = np.empty_like(differences)
-        for start in range(0, tosses, BLOCK_ROWS):
-            rows = slice(start, min(start + BLOCK_ROWS, tosses))
-            block_differences, block_variances, _ = contrast(rows, cols)
-            differences[:, rows] = block_differences.T
-            variances[:, rows] = block_variances.T
-        for c in range(differences.shape[0]):
-            per_part = np.bincount(key, weights=differences[c], minlength=part_segment.shape[0])
-            squares += np.bincount(part_segment, weights=per_part**2, minlength=looks + 1)
-            expected += np.bincount(segment, weights=variances[c], minlength=looks + 1)
-        del differences, variances
-    squares, expected = np.cumsum(squares[:looks]), np.cumsum(expected[:looks])
-    ratio = np.divide(squares, expected, out=np.ones(looks), where=expected > 0)
-    return np.maximum(ratio, 1.0)
+def _blocks(
+    looks: npt.NDArray[np.int64], games: npt.NDArray[np.int64], tosses: int
+) -> Iterator[tuple[slice, int, bool]]:
+    """The log in blocks of about ``BLOCK_ROWS`` tosses: (rows, their look segment, whether the block
+    ends the segment). No block spans two segments; the first segment (up to the first look) is one
+    block; a block is stretched by up to ``BLOCK_ROWS`` tosses to end where a game does."""
+    bounds = [0, *(int(look) for look in looks), tosses]
+    game_starts = np.flatnonzero(games[1:] != games[:-1]) + 1
+    for segment, (start, end) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
+        while start < end:
+            stop = end if segment == 0 else min(start + BLOCK_ROWS, end)
+            later = game_starts[np.searchsorted(game_starts, stop):][:1]
+            cut = min(int(later[0]), end) if later.size else end
+            if cut <= stop + BLOCK_ROWS:
+                stop = cut
+            yield slice(start, stop), segment, stop == end and segment < looks.size
+            start = stop
 
 
-def _crossing_walks(blocks: list[slice], steps: Callable[[slice], Floats], walks: int) -> list[int]:
-    """The columns of ``steps`` whose CUSUM (running sum over all blocks) crosses its level
-    (``_levels``) somewhere, in column order."""
-    total = np.zeros(walks)  # each walk's sum so far
-    low = np.zeros(walks)  # each walk's lowest point so far, 0 at the start
-    crossed = np.zeros(walks, dtype=bool)
-    for rows in blocks:
-        running = np.empty((rows.stop - rows.start + 1, walks))
-        running[0] = total
-        running[1:] = steps(rows)
+class _Dispersion:
+    """The over-dispersion factor look by look, from each block's contrasts as the pass forms them:
+    the per-game variance of the contrasts over their binomial variance, over the tosses up to the
+    look, pooled over colours (a stray one barely moves it), at least 1. A game that a look cuts
+    counts as two (what was known at the look).
+
+    The sums are added in the order a sum over the whole log takes them (game by game, each game's
+    tosses in order; colour by colour), so the factor does not depend on where the blocks end,
+    except for a game whose tosses are not together (not one run) or run past a block's stretch:
+    its parts are added as sums of their own, which moves its sum by round-off."""
+
+    def __init__(self, colours: int) -> None:
+        self._run_games: list[npt.NDArray[np.int64]] = []  # the current segment's runs of one game
+        self._run_sums: list[npt.NDArray[np.float64]] = []  # and each run's summed contrasts, per colour
+        self._expected = np.zeros(colours)  # the current segment's binomial variance, per colour
+        self._squares = 0.0  # over the segments closed so far
+        self._variance = 0.0
+
+    def add(self, games: npt.NDArray[np.int64], differences: Floats, variance: Floats) -> None:
+        """A block's contrasts and their variances, ``(tosses, colours)``, and each toss's game."""
+        starts = np.flatnonzero(np.concatenate(([True], games[1:] != games[:-1])))
+        self._run_games.append(games[starts])
+        self._run_sums.append(np.add.reduceat(differences.astype(np.float64), starts, axis=0))
+        # the running sum carried from block to block (sequential, as one sum over the segment)
+        carried = np.concatenate((self._expected[None], variance.astype(np.float64)))
+        self._expected = np.cumsum(carried, axis=0)[-1]
+
+    def close_segment(self) -> float:
+        """The factor up to the look that ends the blocks added since the last call."""
+        games = np.concatenate(self._run_games)
+        order = np.argsort(games, kind="stable")
+        games = games[order]
+        firsts = np.flatnonzero(np.concatenate(([True], games[1:] != games[:-1])))
+        per_game = np.add.reduceat(np.concatenate(self._run_sums)[order], firsts, axis=0)
+        squares = np.cumsum(per_game**2, axis=0)[-1]  # game by game, in order of their codes
+        segment_squares = segment_variance = 0.0  # colour by colour, then added to the looks before
+        for colour_squares, colour_variance in zip(squares.tolist(), self._expected.tolist(), strict=True):
+            segment_squares += colour_squares
+            segment_variance += colour_variance
+        self._squares += segment_squares
+        self._variance += segment_variance
+        self._run_games, self._run_sums = [], []
+        self._expected = np.zeros_like(self._expected)
+        return max(self._squares / self._variance, 1.0) if self._variance > 0 else 1.0
+
+
+class _Walks:
+    """Every colour's CUSUM in both directions, block by block: each walk's running sum and lowest
+    point carried from block to block (so every value is the one a walk over the whole log gives),
+    and whether it has crossed its level (``_levels``) yet."""
+
+    def __init__(self, walks: int) -> None:
+        self._total = np.zeros(walks)  # each walk's sum so far
+        self._low = np.zeros(walks)  # each walk's lowest point so far, 0 at the start
+        self.crossed = np.zeros(walks, dtype=bool)
+
+    def add(self, rows: slice, steps: Floats) -> None:
+        """The next block's steps, ``(tosses, walks)``."""
+        running = np.empty((rows.stop - rows.start + 1, steps.shape[1]))
+        running[0] = self._total
+        running[1:] = steps
         np.cumsum(running, axis=0, out=running)
-        total = running[-1].copy()
+        self._total = running[-1].copy()
         walk = running[1:]
         lowest = np.minimum(walk, 0.0)
-        np.minimum(lowest[0], low, out=lowest[0])
+        np.minimum(lowest[0], self._low, out=lowest[0])
         np.minimum.accumulate(lowest, axis=0, out=lowest)
-        low = lowest[-1].copy()
+        self._low = lowest[-1].copy()
         walk -= lowest
         walk -= _levels(rows.start, rows.stop)[:, None]
-        crossed |= (walk > 0).any(axis=0)
-    return [int(c) for c in np.flatnonzero(crossed)]
+        self.crossed |= (walk > 0).any(axis=0)
 
 
-def _one_walk(steps: Callable[[slice, slice], Floats], colour: int, direction: int, rows: slice) -> Floats:
+def _one_walk(
+    steps: Callable[[tuple[Floats, Floats, Contrasted], np.float32], Floats],
+    contrast: Callable[[slice, slice], tuple[Floats, Floats, Contrasted]],
+    colour: int, direction: int, rows: slice, scale: np.float32,
+) -> Floats:
     """The steps of one colour's walk in one direction over ``rows``."""
-    return steps(rows, slice(colour, colour + 1))[:, direction]
+    return steps(contrast(rows, slice(colour, colour + 1)), scale)[:, direction]
 
 
-def _walk(blocks: list[slice], steps: Callable[[slice], Floats]) -> npt.NDArray[np.float64]:
-    """One walk's running sum over all blocks, its steps formed a block at a time (a million tosses'
-    single walk needs 8 MB, not the 40 MB of its whole contrast at once); the sum is carried from
-    block to block, so every value is the one a cumulative sum over the whole log gives."""
-    walk = np.empty(blocks[-1].stop if blocks else 0)
+def _walk(
+    blocks: list[tuple[slice, np.float32]], steps: Callable[[slice, np.float32], Floats]
+) -> npt.NDArray[np.float64]:
+    """One walk's running sum over all blocks (each with its scale), its steps formed a block at a
+    time (a million tosses' single walk needs 8 MB, not the 40 MB of its whole contrast at once); the
+    sum is carried from block to block, so every value is the one a cumulative sum over the whole
+    log gives."""
+    walk = np.empty(blocks[-1][0].stop if blocks else 0)
     total = 0.0
-    for rows in blocks:
+    for rows, scale in blocks:
         running = np.empty(rows.stop - rows.start + 1)
         running[0] = total
-        running[1:] = steps(rows)
+        running[1:] = steps(rows, scale)
         np.cumsum(running, out=running)
         walk[rows] = running[1:]
         total = float(running[-1])

@@ -349,17 +349,25 @@ def _groups(
     first_row = np.full(n, -1)
     first_row[index[::-1]] = np.flatnonzero(known)[::-1]  # each id's first toss, for its name
     keys = [str(key) for key in ids[first_row]]
-    # row sums first, then the tosses with an id (no copy of the (tosses, 12) grids)
+    # row sums first, then the tosses with an id (no copy of the (tosses, 12) grids); an id's tosses
+    # mostly come together (a game's), so each run of one id is summed first, in whole numbers, and the
+    # runs then per id: the same sums, minima and maxima exactly, a few times faster
+    starts = np.flatnonzero(np.concatenate(([True], index[1:] != index[:-1])))
+    runs = index[starts]
+
+    def summed(per_toss: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        return np.bincount(runs, weights=np.add.reduceat(per_toss, starts, dtype=np.int64), minlength=n)
+
     tossed_in, held, out = totals
-    tossed = np.bincount(index, weights=tossed_in[known_rows], minlength=n)
-    exposed = tossed + np.bincount(index, weights=held[known_rows], minlength=n)
-    released = np.bincount(index, weights=out[known_rows], minlength=n)
-    count = np.bincount(index, minlength=n)
+    tossed = summed(tossed_in[known_rows])
+    exposed = tossed + summed(held[known_rows])
+    released = summed(out[known_rows])
+    count = np.bincount(runs, weights=np.diff(np.append(starts, index.shape[0])), minlength=n).astype(np.int64)
     times = data.started_at[known_rows]
     first = np.full(n, np.inf)
     last = np.full(n, -np.inf)
-    np.minimum.at(first, index, times)
-    np.maximum.at(last, index, times)
+    np.minimum.at(first, runs, np.minimum.reduceat(times, starts))
+    np.maximum.at(last, runs, np.maximum.reduceat(times, starts))
     # as Python numbers first (``tolist``): one conversion per array, not one per game and field
     rows = [
         GroupRow(

@@ -4,7 +4,7 @@ or foreign cache file)."""
 
 from __future__ import annotations
 
-import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +38,7 @@ def same(a: TossData, b: TossData) -> bool:
 
 def fresh(store: Store, tmp_path: Path, tower: str | None) -> TossData:
     """The log read from scratch (no cache)."""
-    for cached in (tmp_path / load_cache.FOLDER).glob("*.npz"):
+    for cached in (tmp_path / load_cache.FOLDER).glob(f"*{load_cache.SUFFIX}"):
         cached.unlink()
     return load_tosses(store, tower=tower)
 
@@ -103,7 +103,7 @@ def test_a_damaged_cache_file_is_ignored(tmp_path: Path, content: bytes) -> None
     with Store(tmp_path / "table.sqlite3") as store:
         simulate_into_store(store, 120, TowerParams(), seed=4, tower="T")
         load_tosses(store, tower="T")
-        (cached,) = (tmp_path / load_cache.FOLDER).glob("*.npz")
+        (cached,) = (tmp_path / load_cache.FOLDER).glob(f"*{load_cache.SUFFIX}")
         cached.write_bytes(content)
         assert same(load_tosses(store, tower="T"), fresh(store, tmp_path, "T"))
 
@@ -111,14 +111,24 @@ def test_a_damaged_cache_file_is_ignored(tmp_path: Path, content: bytes) -> None
 def test_a_cache_of_another_version_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with Store(tmp_path / "table.sqlite3") as store:
         simulate_into_store(store, 120, TowerParams(), seed=5, tower="T")
-        load_tosses(store, tower="T")
-        (cached,) = (tmp_path / load_cache.FOLDER).glob("*.npz")
-        with np.load(cached) as stored:
-            columns = dict(stored)
-        meta = json.loads(bytes(columns["meta"]).decode())
-        columns["meta"] = np.frombuffer(json.dumps({**meta, "version": -1}).encode(), dtype=np.uint8)
-        columns["pieces_in"] = columns["pieces_in"] + 1  # what other code might have meant
-        np.savez(cached, **columns)
+        with monkeypatch.context() as other:  # what other code might have written
+            other.setattr(load_cache, "VERSION", -1)
+            other.setattr(load, "_parse_joined", lambda joined, ids: None)  # its pieces_in: one more each
+            real = load._parse_page
+            other.setattr(load, "_parse_page", lambda rows, ids: replace(real(rows, ids), pieces_in=real(
+                rows, ids).pieces_in + 1))
+            load_tosses(store, tower="T")
+        assert list((tmp_path / load_cache.FOLDER).glob(f"*{load_cache.SUFFIX}"))
         rows = parsed_rows(monkeypatch)
         assert same(load_tosses(store, tower="T"), fresh(store, tmp_path, "T"))
         assert rows and sum(rows) >= 120
+
+
+@pytest.mark.parametrize("cut", [1, 1000])
+def test_a_cache_cut_short_is_ignored(tmp_path: Path, cut: int) -> None:
+    with Store(tmp_path / "table.sqlite3") as store:
+        simulate_into_store(store, 120, TowerParams(), seed=6, tower="T")
+        load_tosses(store, tower="T")
+        (cached,) = (tmp_path / load_cache.FOLDER).glob(f"*{load_cache.SUFFIX}")
+        cached.write_bytes(cached.read_bytes()[:-cut])
+        assert same(load_tosses(store, tower="T"), fresh(store, tmp_path, "T"))

@@ -52,3 +52,19 @@ def test_clusters_are_games_then_sessions_then_single_tosses() -> None:
     data.session_id[:] = np.array(["s", "s", "s", "s", None], dtype=object)
     codes = clusters(data)
     assert codes[0] == codes[1] and codes[2] == codes[3] and len(set(codes.tolist())) == 3
+
+
+def test_the_design_effect_sums_each_cluster_whether_its_tosses_come_together_or_not() -> None:
+    """Clusters summed run by run: games in one run each, a session's tosses scattered between them
+    and tosses of their own give the design effect of the definition (per-cluster sums of every toss)."""
+    rng = np.random.default_rng(5)
+    cluster = np.concatenate([np.repeat(np.arange(40), 12), np.arange(40, 140)])
+    cluster[rng.choice(cluster.shape[0], 60, replace=False)] = 140  # one session's tosses, scattered
+    exposed = rng.integers(0, 9, (cluster.shape[0], 3)).astype(np.int16)
+    out = rng.binomial(exposed, 0.6 + 0.3 * rng.random((141, 1))[cluster]).astype(np.int16)
+    count = 141
+    for colour, effect in enumerate(design_effects(out, exposed, cluster)):
+        out_g, exposed_g = (np.bincount(cluster, weights=a[:, colour], minlength=count) for a in (out, exposed))
+        rate = out_g.sum() / exposed_g.sum()
+        robust = count / (count - 1) * np.sum((out_g - rate * exposed_g) ** 2) / exposed_g.sum() ** 2
+        assert effect == max(1.0, robust / (rate * (1 - rate) / exposed_g.sum())) and effect > 1.5

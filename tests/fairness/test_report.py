@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from typing import Any
@@ -152,3 +153,26 @@ def test_b1_versus_b2_recovers_the_layers_difference() -> None:
     assert comparison.p_value is not None and comparison.p_value < 1e-6
     assert comparison.p_value == pytest.approx(stats.chi2_contingency(table, correction=False).pvalue)
     assert build_report(one).layer_comparison is None
+
+
+def test_game_and_session_rows_sum_every_toss_of_theirs_however_the_tosses_interleave() -> None:
+    """Rows are summed run by run of one id: two sessions taking turns toss by toss, games in runs,
+    and tosses without a game still give each id's totals over all its tosses."""
+    grids = simulate_sessions(TowerParams(layer="B1"), 1, 600, np.random.default_rng(8))
+    data = toss_data(grids)
+    n = data.n_tosses
+    game_id = data.game_id.copy()
+    game_id[::7] = None
+    rng = np.random.default_rng(9)
+    data = dataclasses.replace(data, game_id=game_id, session_id=np.array(["s1", "s2"] * (n // 2), dtype=object),
+                               started_at=rng.permutation(n).astype(np.float64))
+    report = build_report(data)
+    for rows, ids in ((report.games, data.game_id), (report.sessions, data.session_id)):
+        assert [row.id for row in rows] == sorted({i for i in ids if i is not None},
+                                                  key=lambda i: data.started_at[ids == i].min())
+        for row in rows:
+            mine = ids == row.id
+            exposed = int(data.pieces_in[mine].sum() + data.held_before[mine].sum())
+            assert (row.tosses, row.pieces_in, row.exposures, row.releases) == (
+                int(mine.sum()), int(data.pieces_in[mine].sum()), exposed, int(data.pieces_out[mine].sum()))
+            assert (row.first_toss_at, row.last_toss_at) == (data.started_at[mine].min(), data.started_at[mine].max())
