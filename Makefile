@@ -109,8 +109,10 @@ run: $(VENV)/.installed
 
 # The suite runs on up to two processes (pytest-xdist): the browser and server tests wait on I/O, so
 # two workers nearly halve the wall time on CI's two cores. PYTEST_ARGS adds to it (e.g. -x, -k).
+# --dist worksteal: a worker that runs out takes half of the other's queue (xdist's default hands the
+# first worker all browser tests in its first batch, and the second then waited ~100 s at the end).
 test: $(VENV)/.installed-dev test-system-deps lint
-	$(PY) -m pytest -n auto --maxprocesses=2 $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto --maxprocesses=2 --dist worksteal $(PYTEST_ARGS)
 
 # --- the rest ---------------------------------------------------------------------------------
 bench: $(VENV)/.installed-dev

@@ -21,6 +21,10 @@ CHROMIUM_FLAGS = [
 ]
 PHONE: ViewportSize = {"width": 360, "height": 740}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+#: How often a wait in the page (``page.wait_for_function(..., polling=POLL_MS)``) checks its condition: a
+#: whole game waits hundreds of times, and Playwright's ``expect`` re-checks 20, 50, 100, 100 ms and then
+#: 500 ms apart, an animation-frame poll only as often as a page that is not in front gets frames.
+POLL_MS = 20
 
 
 @pytest.fixture(scope="session")

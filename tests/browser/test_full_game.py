@@ -16,7 +16,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, POLL_MS
 from tests.browser.conftest import screenshot as full_page_screenshot
 from tests.browser.final_table import assert_final_table, read_final_table
 from tests.browser.test_board_profile import api, fill_through_the_api
@@ -33,15 +33,19 @@ MAX_STEPS = 600
 LEFT_TO_ASK = re.compile(r"^provision\.\d+\.points$")
 #: The river's spaces, up to its jetty (as the Board page's own test enters them).
 RIVER = ("plain", "plain", "rapid:1_point", "jetty")
-#: Waits run in the page, checked every ``POLL_MS`` (``expect`` polls 100, 250, 500 ms apart, which over a
-#: game's 200-odd steps was most of this test's time; an animation-frame poll is slower still, as a page
-#: that is not in front gets few frames): the host's screen moved on from event ``old`` and is not busy
+#: Waits run in the page, checked every ``POLL_MS`` (``expect``'s slower re-checks, over a game's 200-odd
+#: steps, were most of this test's time): the host's screen moved on from event ``old`` and is not busy
 #: (a one-tap choice sends two requests) ...
 MOVED_ON = """(old) => { const game = document.getElementById("game");
   return game.dataset.eventId !== old && game.dataset.busy !== "yes"; }"""
 #: ... and a watching phone shows event ``id``.
 SHOWS = """(id) => document.getElementById("game").dataset.eventId === id"""
-POLL_MS = 20
+#: ... and ``selector`` is shown, as Playwright counts visible (a box, not ``visibility: hidden``): the toss's
+#: drops, then its result, arrive while the simulated tower tumbles.
+VISIBLE = """(selector) => { const el = document.querySelector(selector);
+  if (el === null) { return false; }
+  const box = el.getBoundingClientRect();
+  return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden"; }"""
 
 
 def screenshot(page: Page, name: str) -> None:
@@ -131,10 +135,10 @@ def take_first_legal_option(page: Page, corrected: list[bool], seen: dict[str, o
         picker.locator(".reveal").first.click()
     elif seen["toss"]:
         screen.locator("#toss").click()
-        expect(page.locator("#drops li").first).to_be_visible(timeout=10_000)
+        page.wait_for_function(VISIBLE, arg="#drops li", timeout=10_000, polling=POLL_MS)
         if not corrected:
             screenshot(page, "game-08-toss-drops")
-        expect(screen.locator("#accept")).to_be_visible(timeout=15_000)
+        page.wait_for_function(VISIBLE, arg="#screen #accept", timeout=15_000, polling=POLL_MS)
     elif seen["accept"]:
         if not corrected:
             screenshot(page, "game-09-tower-result")

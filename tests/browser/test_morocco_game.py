@@ -26,7 +26,7 @@ from companion.games.morocco import action_to_dict
 from companion.games.morocco.log import read_log
 from companion.games.morocco.simulate import RandomPlayer
 from companion.table.kinds import morocco
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, POLL_MS
 from tests.browser.final_table import assert_final_table
 from tests.browser.test_full_game import answer_who, fits_the_phone, screenshot
 from tests.conftest import LiveServer
@@ -92,6 +92,9 @@ QUICK_TAPS = """steps => {
 }"""
 #: Moves made with the pointer before the quick taps take over (enough for every kind of screen).
 POINTER_MOVES = 12
+#: The phone shows game version ``version`` and is not busy (its last tap has been answered).
+CURRENT = """(version) => { const game = document.getElementById("game");
+  return game.dataset.version === version && game.dataset.busy === "no"; }"""
 
 
 def stall_is_chosen_on_the_market(page: Page, option: dict[str, Any], mirror: Any) -> None:
@@ -155,8 +158,8 @@ def test_two_phones_play_a_whole_morocco_game_to_the_final_scores(browser: Brows
             wanted = action_to_dict(action)
             option = next(o for o in choices["options"] if o["action"] == wanted)
             page = phones[choices["actor"]]
-            expect(page.locator("#game")).to_have_attribute("data-version", str(version))
-            expect(page.locator("#game")).to_have_attribute("data-busy", "no")  # its last tap has been answered
+            # the phone shows this version and its last tap has been answered (about 130 of these waits)
+            page.wait_for_function(CURRENT, arg=str(version), timeout=10_000, polling=POLL_MS)
             if choices["actor"] != "table" and version < POINTER_MOVES:  # the other phone only waits
                 other = ben if page is ana else ana
                 expect(other.locator("#choices")).to_contain_text("Waiting for")

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from companion.games.sabika.simulate import random_action, random_profile
 from companion.table.kinds import sabika as kind
-from tests.browser.conftest import PHONE, SCREENSHOTS, screenshot
+from tests.browser.conftest import PHONE, POLL_MS, SCREENSHOTS, screenshot
 from tests.browser.final_table import assert_final_table
 from tests.conftest import LiveServer
 from tests.games.sabika.helpers import BASE_PROFILE
@@ -112,9 +112,10 @@ def version(page: Page) -> int:
 
 
 def reaches(page: Page, at: int) -> None:
-    """Wait (polling every frame, not every 100 ms: a game is ~130 of these) until ``page`` shows version ``at``."""
+    """Wait until ``page`` shows version ``at``, checked every ``POLL_MS`` (a game is ~130 of these: not every
+    100 ms, nor every animation frame, which a page that is not in front gets few of)."""
     page.wait_for_function("at => document.getElementById('game').dataset.version === at", arg=str(at),
-                           timeout=15000)  # generous: the cores are shared
+                           timeout=15000, polling=POLL_MS)  # generous: the cores are shared
 
 
 def create_game(page: Page, url: str) -> str:

@@ -2,7 +2,9 @@
 
 The companion here takes one stream, and another client holds it: the game page's stream is refused
 with ``503``; the page shows the companion's words in its language, follows the game from snapshots
-every ``Retry-After`` seconds, and follows it live again once the place is free.
+every ``Retry-After`` seconds, and follows it live again once the place is free. The page's clock is
+Playwright's (``clock.install``): it runs in real time, and where the page waits out a ``Retry-After`` it is
+moved on by one instead of the test waiting; each step still has 30 s of the page's time in all.
 """
 
 from __future__ import annotations
@@ -16,12 +18,18 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import APIRequestContext, Browser, expect
 
+from companion.streaming.broadcaster import RETRY_AFTER_SECONDS
 from tests.browser.conftest import PHONE
 from tests.conftest import LiveServer, start_server
 from tests.web.conftest import PLAYERS
 from tests.web.play import first_action
 
 pytestmark = pytest.mark.browser
+
+#: The companion's ``Retry-After`` when it has no live place free.
+RETRY_AFTER_MS = RETRY_AFTER_SECONDS * 1000
+#: How long (on the page's clock) the page may take to poll once, and to go live once a place is free.
+WAIT_MS = 30_000
 
 
 @pytest.fixture
@@ -57,6 +65,7 @@ def test_a_full_companion_turns_the_page_to_polling_in_its_language_and_back_to_
         browser: Browser, one_stream: LiveServer) -> None:
     base = one_stream.url
     context = browser.new_context(viewport=PHONE, locale="de-DE", extra_http_headers={"Accept-Language": "de-DE"})
+    context.clock.install()
     holder = _hold_the_only_stream(one_stream)
     try:
         game_id = _api(context.request, base, "POST", "/api/games", {"players": PLAYERS, "seed": 3})["id"]
@@ -71,11 +80,13 @@ def test_a_full_companion_turns_the_page_to_polling_in_its_language_and_back_to_
         expect(banner).to_contain_text("so vielen Bildschirmen")  # the companion's words, in German
 
         polled = _act(context.request, base, game_id)  # the page hears of it from its next snapshot
-        expect(game).to_have_attribute("data-event-id", str(polled), timeout=30000)
+        page.clock.fast_forward(RETRY_AFTER_MS)
+        expect(game).to_have_attribute("data-event-id", str(polled), timeout=WAIT_MS - RETRY_AFTER_MS)
         expect(game).to_have_attribute("data-connection", "polling")
 
         holder.close()  # the place comes free: the next try gets a stream
-        expect(game).to_have_attribute("data-connection", "live", timeout=30000)
+        page.clock.fast_forward(RETRY_AFTER_MS)
+        expect(game).to_have_attribute("data-connection", "live", timeout=WAIT_MS - RETRY_AFTER_MS)
         expect(banner).to_be_hidden()
         live = _act(context.request, base, game_id)
         expect(game).to_have_attribute("data-event-id", str(live), timeout=10000)
