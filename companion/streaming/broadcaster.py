@@ -190,10 +190,17 @@ class Broadcaster:
             self._shut()
 
     def _drain_wake(self) -> None:
-        self._woken = False  # before reading the queues: a later publish wakes the loop again
+        """Empty the wake socket, then let the next ``_wake`` write to it again.
+
+        In that order: a wake that lands while the socket is drained finds the flag still set and
+        writes nothing, and its queued work is read after this (the loop reads the queues next). The
+        other order let such a wake's byte be drained with the flag left set, and every later wake
+        returned without writing: from then on the loop served phones only on its one-second tick.
+        """
         with contextlib.suppress(OSError):  # BlockingIOError: drained
             while self._wake_r.recv(4096):
                 pass
+        self._woken = False  # before reading the queues: a later publish wakes the loop again
 
     def _run_commands(self) -> None:
         while True:

@@ -6,6 +6,7 @@ condition with a deadline and never assert how long anything took.
 
 from __future__ import annotations
 
+import select
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -157,3 +158,36 @@ def test_streams_opening_at_the_same_position_share_one_read_until_the_next_even
         assert len(reads) == 2 and opened[-1] == "data: burst 2\n\n"
     finally:
         broadcaster.stop()
+
+
+class WakeDuringDrain:
+    """The wake socket's reading end, with another thread's ``_wake`` landing during the first read
+    (what a publisher does when it wakes the loop while the loop empties the socket)."""
+
+    def __init__(self, broadcaster: Broadcaster) -> None:
+        self.broadcaster = broadcaster
+        self.sock = broadcaster._wake_r
+        self.reads = 0
+
+    def recv(self, size: int) -> bytes:
+        self.reads += 1
+        if self.reads == 1:
+            self.broadcaster._wake()
+        return self.sock.recv(size)
+
+
+def test_a_wake_during_the_drain_does_not_silence_later_wakes(bus: EventBus) -> None:
+    """After a wake lands while the loop drains its socket, the next wake still reaches the loop
+    (before the fix the flag stayed set with the socket empty, and every later wake was dropped)."""
+    broadcaster = Broadcaster(bus, cap=1)
+    reader = broadcaster._wake_r
+    try:
+        broadcaster._wake()
+        broadcaster._wake_r = WakeDuringDrain(broadcaster)  # type: ignore[assignment]
+        broadcaster._drain_wake()
+        broadcaster._wake()
+        readable = select.select([reader], [], [], 0)[0]
+        assert readable == [reader]
+    finally:
+        reader.close()
+        broadcaster._wake_w.close()
