@@ -461,6 +461,10 @@ class Detector:
         if len(values) < 2:
             return means
         refs = np.exp(self._means.astype(np.float64))  # linear responses relative to the floor
+        # a moved mean goes no lower than ``DARK_FLOOR`` (or its calibrated response, if lower): a dark
+        # channel the fit drove below black (a yellow's blue to 1e-4, log -9.2, under warm light) was
+        # read, in log terms, as far from the frame's yellows as from anything, and they went orange
+        floor = np.minimum(refs, DARK_FLOOR)
         observed = np.exp(np.asarray(values, np.float64))
         inv_cov = np.linalg.inv(covariance)
         for _ in range(2):
@@ -480,7 +484,7 @@ class Detector:
                 normal = weighted.T @ weighted + ADAPT_RIDGE * np.eye(2)
                 e0, e1 = np.linalg.solve(normal, weighted.T @ ((y[:, row] - x[:, row]) * weight))
                 transform[row] += (e0, e1, -e0 - e1)
-            means = np.log(np.maximum(refs @ transform.T, 1e-4)).astype(np.float32)
+            means = np.log(np.maximum(refs @ transform.T, floor)).astype(np.float32)
         return means
 
     def _as_the_camera_clips(
