@@ -10,7 +10,7 @@ import pytest
 
 from companion import COLOURS
 from vision.calibrate import Calibration, CameraSettings, calibrate, piece_feature
-from vision.detect import MIN_CONFIDENCE, Detector, _group_peaks
+from vision.detect import DARK_FLOOR, MIN_CONFIDENCE, Detector, _group_peaks
 from vision.errors import FrameError
 from vision.features import SRGB_TO_LINEAR, sensor_matrix, sensor_signal
 from vision.frame_pair import tower_light_only
@@ -183,3 +183,21 @@ def test_colours_are_compared_as_the_camera_clips_them_at_black(synthetic_calibr
     dim = np.log(np.array([[0.001, 0.7, 0.9]], np.float32))  # B, G, R: a blue below the signal's floor of 1
     bare = Detector(synthetic_calibration)._as_the_camera_clips(dim, np.full(3, np.log(floor), np.float32))
     np.testing.assert_allclose(bare[0], [np.log(1 / floor), np.log(0.7), np.log(0.9)], atol=1e-4)
+
+
+def test_the_adaptation_moves_no_colour_below_a_dark_floor(synthetic_calibration: Calibration) -> None:
+    """A warm light pulls a dim blue down (a 3x3 change of the channels, the floor pinned); fitted to the
+    frame's pieces, the change drove a yellow's blue to 1e-4 of the floor (log -9.2), as far in log terms
+    from the frame's yellows as from anything. It follows the light down, but no lower than 1 % of the
+    floor's response (or the colour's calibrated response, where that is lower)."""
+    detector = Detector(synthetic_calibration)
+    refs = np.exp(detector._means.astype(np.float64))
+    warm = np.eye(3)
+    warm[0] += (0.3, 0.0, -0.3)  # B, G, R: the blue row takes 0.3 of (blue - red)
+    teachers = [detector._names.index(c) for c in ("white", "gray", "beige", "pink", "turquoise", "purple")]
+    values = [np.log(refs[i] @ warm.T).astype(np.float32) for i in teachers]
+    adapted = detector._adapt(values, detector._covariances(0.4))
+    yellow = detector._names.index("yellow")
+    assert (refs[yellow] @ warm.T)[0] < 0  # the light would take the yellow's blue below black
+    assert adapted[yellow][0] < detector._means[yellow][0] - 0.2  # the adaptation followed it down ...
+    assert (adapted >= np.log(np.minimum(refs, DARK_FLOOR)) - 1e-5).all()  # ... to the floor, no lower
