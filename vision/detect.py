@@ -526,9 +526,9 @@ class Detector:
         ys, xs = np.nonzero(segment)
         area = len(xs)
         clipped, dark, log_floor = clipping
-        # with a matrix every piece, since a clipped channel of the frame moves all three sensor channels
-        # (and a piece's own pixels need not be clipped for another colour's model to be); without one
-        # only a piece clipped at black (held at black everywhere, the dim channels' means said nothing)
+        # with a matrix for every piece, since a clipped channel of the frame moves all three sensor
+        # channels (and a piece's own pixels need not be half clipped for its colour's model to be);
+        # without one only for a piece clipped at black (for every piece it cost accuracy on a tuning tower)
         if not self._linear_srgb or dark.any():
             means = self._as_the_camera_clips(means, log_floor)
         delta = means - value
