@@ -18,7 +18,7 @@ colour (size prior), or, when it is not of one colour, one piece of its median c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -110,6 +110,8 @@ SHADOW_SHARE = 0.1
 UNIFORM_SHARE = 0.5
 UNIFORM_CHROMA = 0.15
 UNIFORM_BRIGHTNESS = 0.6
+#: Frame codes at or below this are clipped at black (a channel pushed below the camera's black level).
+DARK_CODE = 3
 #: Holes inside a blob smaller than this share of the smallest calibrated piece are part of the piece.
 HOLE_SHARE = 0.15
 
@@ -161,6 +163,8 @@ class Detector:
         self.calibration = calibration
         self._floor_small = calibration.floor_array()
         self._inverse = features.sensor_matrix(calibration.camera.colour_matrix)
+        self._inverse64 = self._inverse.astype(np.float64)
+        self._forward = np.linalg.inv(self._inverse64)  # sensor signal -> the frame's linear sRGB (BGR)
         # in linear light, shading spreads log ratios about 2.4 times wider than in 8-bit codes
         self._brightness_step = LINEAR_BRIGHTNESS_STEP
         self._brightness_spread = BRIGHTNESS_SPREAD
@@ -211,17 +215,21 @@ class Detector:
             value = self._piece_colour(refl[crop], segment)
             if split_off and self._cast_shadow(value, segment):  # a piece's shadow, split off: not a piece
                 continue
-            # a channel is clipped on this piece when at least half its pixels clip (the median would)
-            clipped = (seen[crop][segment][::4] >= features.CLIPPED).mean(axis=0) >= 0.5
+            # a channel is clipped on this piece when at least half its pixels clip (the median would),
+            # at the top (``clipped``) or at black (``dark``)
+            codes = seen[crop][segment][::4]
+            clipped = (codes >= features.CLIPPED).mean(axis=0) >= 0.5
+            dark = (codes <= DARK_CODE).mean(axis=0) >= 0.5
             uniform = segment.sum() <= self._copies_area or _uniform(refl[crop], segment, value)
-            found.append((value, clipped, segment, (x0, y0), uniform))
+            centre = log_floor[y0 + h // 2, x0 + w // 2]
+            found.append((value, clipped | dark, Clipping(clipped, dark, centre), segment, (x0, y0), uniform))
         means = self._means
         if shift > ADAPT_SHIFT and known.all():
-            means = self._adapt([value for value, clipped, _, _, _ in found if not clipped.any()], covariance)
+            means = self._adapt([value for value, either, *_ in found if not either.any()], covariance)
         pieces: list[Piece] = []
         inv_cov = np.asarray(np.linalg.inv(covariance), np.float64)
-        for value, clipped, segment, origin, uniform in found:
-            pieces.extend(self._classify(value, clipped, segment, origin, known, covariance, inv_cov, means, uniform))
+        for value, _, clipping, segment, origin, uniform in found:
+            pieces.extend(self._classify(value, clipping, segment, origin, known, covariance, inv_cov, means, uniform))
         counts = dict.fromkeys(COLOURS, 0)
         unknown = 0
         for piece in pieces:
@@ -424,9 +432,13 @@ class Detector:
         """Per colour, the 3x3 covariance of its model under light ``shift`` away from the calibration
         light: the pooled calibration scatter, an even widening (``LIGHT_SPREAD``), brightness alone
         (``BRIGHTNESS_SPREAD``, along (1, 1, 1)) and, without a colour matrix, the colour's own drift
-        and channel noise (``DRIFT_SPREAD``, ``CHANNEL_NOISE``)."""
+        and channel noise (``DRIFT_SPREAD``, ``CHANNEL_NOISE``). The drift is taken in log terms as
+        ``log(1 + s)`` of its linear estimate ``s``: a paint's channel moves by ``E @ r``, an amount added
+        to its linear response, so a dark channel's log can rise a long way but not without bound (as
+        ``s`` alone said: a yellow's blue, at black under the calibration light on some cameras, then
+        spread so wide that the channel said nothing, and beiges read yellow and pinks orange)."""
         shared = self._covariance + np.eye(3) * (LIGHT_SPREAD * shift) ** 2 + self._brightness_spread**2
-        own = (DRIFT_SPREAD * shift * self._drift) ** 2 + self._channel_noise**2
+        own = np.log1p(DRIFT_SPREAD * shift * self._drift) ** 2 + self._channel_noise**2
         return np.asarray(shared[None, :, :] + own[:, :, None] * np.eye(3)[None, :, :], np.float64)
 
     def _adapt(
@@ -449,6 +461,10 @@ class Detector:
         if len(values) < 2:
             return means
         refs = np.exp(self._means.astype(np.float64))  # linear responses relative to the floor
+        # a moved mean goes no lower than ``DARK_FLOOR`` (or its calibrated response, if lower): a dark
+        # channel the fit drove below black (a yellow's blue to 1e-4, log -9.2, under warm light) was
+        # read, in log terms, as far from the frame's yellows as from anything, and they went orange
+        floor = np.minimum(refs, DARK_FLOOR)
         observed = np.exp(np.asarray(values, np.float64))
         inv_cov = np.linalg.inv(covariance)
         for _ in range(2):
@@ -468,13 +484,32 @@ class Detector:
                 normal = weighted.T @ weighted + ADAPT_RIDGE * np.eye(2)
                 e0, e1 = np.linalg.solve(normal, weighted.T @ ((y[:, row] - x[:, row]) * weight))
                 transform[row] += (e0, e1, -e0 - e1)
-            means = np.log(np.maximum(refs @ transform.T, 1e-4)).astype(np.float32)
+            means = np.log(np.maximum(refs @ transform.T, floor)).astype(np.float32)
         return means
+
+    def _as_the_camera_clips(
+        self, means: npt.NDArray[np.float32], log_floor: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float32]:
+        """The colour ``means`` as the camera shows them, clipped at black and white (``log_floor``: the
+        lit floor's log signal at the piece, which says where black and white are).
+
+        Under a warm or cool lamp a saturated paint's weakest channel can fall below the camera's black
+        level (a yellow's blue, a red's green under tungsten: the camera's colour matrix makes them
+        negative) while its strongest clips at white, and the frame holds 0 and 255 there; with the
+        matrix undone those errors are mixed into every sensor channel, and a yellow read as beige. So
+        the means go the same way as the frame: to the frame's linear sRGB (the camera's matrix,
+        ``_forward``), clipped, back through the inverse and held at the signal's own floor of 1.
+        Without a matrix that is each mean held between black and white.
+        """
+        floor = np.exp(log_floor.astype(np.float64))
+        frame = (np.exp(means.astype(np.float64)) * floor) @ self._forward.T
+        signal = np.maximum(np.clip(frame, 0.0, features.LINEAR_SCALE) @ self._inverse64.T, 1.0)
+        return np.asarray(np.log(signal / floor), np.float32)
 
     def _classify(
         self,
         value: npt.NDArray[np.float32],
-        clipped: npt.NDArray[np.bool_],
+        clipping: Clipping,
         segment: npt.NDArray[np.bool_],
         origin: tuple[int, int],
         known: npt.NDArray[np.bool_],
@@ -487,9 +522,15 @@ class Detector:
         of several lying pieces repeats: its colour when it is ``uniform`` in colour, else the first copy
         has its colour and the others are unknown (pieces of several colours that could not be split:
         one name for all of them would be a guess).
-        ``clipped``: channels the sensor clipped on this piece."""
+        ``clipping``: the frame's channels clipped on this piece, at the top or at black."""
         ys, xs = np.nonzero(segment)
         area = len(xs)
+        clipped, dark, log_floor = clipping
+        # with a matrix for every piece, since a clipped channel of the frame moves all three sensor
+        # channels (and a piece's own pixels need not be half clipped for its colour's model to be);
+        # without one only for a piece clipped at black (for every piece it cost accuracy on a tuning tower)
+        if not self._linear_srgb or dark.any():
+            means = self._as_the_camera_clips(means, log_floor)
         delta = means - value
         if clipped.any():  # a clipped channel only says "at least this bright"
             delta[:, clipped] = np.minimum(delta[:, clipped], 0.0)
@@ -515,6 +556,16 @@ class Detector:
             return [first] * copies
         # pieces of several colours that could not be split: the median's colour is one of them
         return [first] + [Piece("unknown", FAR_CONFIDENCE, x, y, outline)] * (copies - 1)
+
+
+class Clipping(NamedTuple):
+    """The frame's channels (B, G, R) clipped on one piece: at the top of the range, and at black; and the
+    floor's level there, which says where black is."""
+
+    clipped: npt.NDArray[np.bool_]
+    dark: npt.NDArray[np.bool_]
+    log_floor: npt.NDArray[np.float32]
+    """``log`` of the lit floor's signal at the piece (``features.log_lit_floor``)."""
 
 
 def _confidence(d2: npt.NDArray[np.float64]) -> float:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from companion import COLOURS
 from vision.calibrate import Calibration, CameraSettings, calibrate, piece_feature
-from vision.detect import MIN_CONFIDENCE, Detector, _group_peaks
+from vision.detect import DARK_FLOOR, MIN_CONFIDENCE, Detector, _group_peaks
 from vision.errors import FrameError
 from vision.features import SRGB_TO_LINEAR, sensor_matrix, sensor_signal
 from vision.frame_pair import tower_light_only
@@ -152,3 +154,50 @@ def test_a_thin_dark_floor_coloured_part_is_a_cast_shadow_not_a_gray_piece(synth
     assert not detector._cast_shadow(piece_feature(refl, thin), thin)
     refl[:] = (-3.4, -3.4, -3.4)  # a black piece
     assert not detector._cast_shadow(piece_feature(refl, thin), thin)
+
+
+def _encode(linear: np.ndarray) -> np.ndarray:
+    """Linear sRGB (0-1) as the camera's 8-bit codes: clipped at black and white, the sRGB curve."""
+    clipped = np.clip(linear, 0.0, 1.0)
+    curve = np.where(clipped <= 0.0031308, 12.92 * clipped, 1.055 * clipped ** (1 / 2.4) - 0.055)
+    return np.asarray(np.round(255 * curve), np.uint8)
+
+
+def test_colours_are_compared_as_the_camera_clips_them_at_black(synthetic_calibration: Calibration) -> None:
+    """Under warm light a yellow's blue falls below the camera's black (its colour matrix makes it
+    negative) and the frame holds 0 there; undoing the matrix then mixes that error into every sensor
+    channel. The colour models are clipped the same way, so a piece and its colour's model agree again."""
+    matrix = [[1.7, -0.6, -0.1], [-0.2, 1.5, -0.3], [0.05, -0.4, 1.35]]
+    detector = Detector(replace(synthetic_calibration, camera=CameraSettings(colour_matrix=matrix)))
+    floor = 400.0  # the lit floor's sensor signal in every channel (1000: white)
+    yellow = np.array([0.9, 0.7, 0.01])  # sensor R, G, B relative to the floor
+    assert (np.asarray(matrix) @ yellow)[2] < 0  # the camera's blue is below black
+    codes = _encode(np.asarray(matrix) @ yellow * floor / 1000)[::-1]  # BGR
+    seen = np.log(sensor_signal(np.broadcast_to(codes, (2, 2, 3)).copy(), detector._inverse)[0, 0] / floor)
+    means = np.log(np.array([yellow[::-1], (0.5, 0.5, 0.5)], np.float32))
+    clipped = detector._as_the_camera_clips(means, np.full(3, np.log(floor), np.float32))
+    assert np.abs(means[0] - seen).max() > 0.5  # unclipped, the model is far from what the frame shows
+    np.testing.assert_allclose(clipped[0], seen, atol=0.05)
+    np.testing.assert_allclose(clipped[1], means[1], atol=1e-4)  # a gray is nowhere near black
+    # without a matrix the frame's channels are the detector's: a mean below black is held at black
+    dim = np.log(np.array([[0.001, 0.7, 0.9]], np.float32))  # B, G, R: a blue below the signal's floor of 1
+    bare = Detector(synthetic_calibration)._as_the_camera_clips(dim, np.full(3, np.log(floor), np.float32))
+    np.testing.assert_allclose(bare[0], [np.log(1 / floor), np.log(0.7), np.log(0.9)], atol=1e-4)
+
+
+def test_the_adaptation_moves_no_colour_below_a_dark_floor(synthetic_calibration: Calibration) -> None:
+    """A warm light pulls a dim blue down (a 3x3 change of the channels, the floor pinned); fitted to the
+    frame's pieces, the change drove a yellow's blue to 1e-4 of the floor (log -9.2), as far in log terms
+    from the frame's yellows as from anything. It follows the light down, but no lower than 1 % of the
+    floor's response (or the colour's calibrated response, where that is lower)."""
+    detector = Detector(synthetic_calibration)
+    refs = np.exp(detector._means.astype(np.float64))
+    warm = np.eye(3)
+    warm[0] += (0.3, 0.0, -0.3)  # B, G, R: the blue row takes 0.3 of (blue - red)
+    teachers = [detector._names.index(c) for c in ("white", "gray", "beige", "pink", "turquoise", "purple")]
+    values = [np.log(refs[i] @ warm.T).astype(np.float32) for i in teachers]
+    adapted = detector._adapt(values, detector._covariances(0.4))
+    yellow = detector._names.index("yellow")
+    assert (refs[yellow] @ warm.T)[0] < 0  # the light would take the yellow's blue below black
+    assert adapted[yellow][0] < detector._means[yellow][0] - 0.2  # the adaptation followed it down ...
+    assert (adapted >= np.log(np.minimum(refs, DARK_FLOOR)) - 1e-5).all()  # ... to the floor, no lower
