@@ -58,6 +58,10 @@ DRIFT_SPREAD = 0.4
 #: terms it is ``CHANNEL_NOISE / r``, so a saturated paint's dark channel counts for less than its
 #: bright ones instead of deciding its colour.
 CHANNEL_NOISE = 0.01
+#: For a piece with a channel clipped at white: how much brighter (log, all channels alike) than its
+#: calibrated colour it may be lit, tried in ``LIT_STEPS`` steps (a standing piece's head nearer a lamp).
+LIT_LIFT = 2 * BRIGHTNESS_SPREAD
+LIT_STEPS = 9
 #: Smallest linear response (relative to the floor) a colour's channel is taken to have.
 DARK_FLOOR = 0.01
 #: Colour shift of the light (``_colour_shift``) beyond which the colour means adapt to the frame.
@@ -529,20 +533,19 @@ class Detector:
         # with a matrix for every piece, since a clipped channel of the frame moves all three sensor
         # channels (and a piece's own pixels need not be half clipped for its colour's model to be);
         # without one only for a piece clipped at black (for every piece it cost accuracy on a tuning tower)
-        if not self._linear_srgb or dark.any():
-            means = self._as_the_camera_clips(means, log_floor)
-        delta = means - value
-        if clipped.any():  # a clipped channel only says "at least this bright"
-            delta[:, clipped] = np.minimum(delta[:, clipped], 0.0)
-            # and a piece that bright is lit, not shaded: no brightness spread, or a clipped white
-            # passes for a gray
-            covariance = covariance - self._brightness_spread**2
-        if not known.all():  # channels whose light gain is unknown (clipped floor) cannot compare colours
-            delta = delta[:, known]
-            covariance = covariance[:, known][:, :, known]
-        # the frame's inverse serves every piece with all channels compared in full
-        inv_cov = np.linalg.inv(covariance) if clipped.any() or not known.all() else frame_inverse
-        d2 = np.einsum("ki,kij,kj->k", delta, inv_cov, delta)
+        as_the_camera = bool(not self._linear_srgb or dark.any())
+        if clipped.any():
+            d2 = self._lit_distances(value, clipping, means, known, covariance, as_the_camera)
+        else:
+            if as_the_camera:
+                means = self._as_the_camera_clips(means, log_floor)
+            delta = means - value
+            if not known.all():  # channels whose light gain is unknown (clipped floor) cannot compare colours
+                delta = delta[:, known]
+                covariance = covariance[:, known][:, :, known]
+            # the frame's inverse serves every piece with all channels compared in full
+            inv_cov = np.linalg.inv(covariance) if not known.all() else frame_inverse
+            d2 = np.einsum("ki,kij,kj->k", delta, inv_cov, delta)
         best = int(np.argmin(d2))
         confidence = _confidence(d2)
         colour = self._names[best] if confidence >= MIN_CONFIDENCE else "unknown"
@@ -556,6 +559,45 @@ class Detector:
             return [first] * copies
         # pieces of several colours that could not be split: the median's colour is one of them
         return [first] + [Piece("unknown", FAR_CONFIDENCE, x, y, outline)] * (copies - 1)
+
+
+    def _lit_distances(
+        self,
+        value: npt.NDArray[np.float32],
+        clipping: Clipping,
+        means: npt.NDArray[np.float32],
+        known: npt.NDArray[np.bool_],
+        covariance: npt.NDArray[np.float64],
+        as_the_camera: bool,
+    ) -> npt.NDArray[np.float64]:
+        """Squared distances of a piece with a channel clipped at white to the 12 colours, each colour lit
+        as brightly as explains the piece best (``LIT_LIFT``, penalised as ``BRIGHTNESS_SPREAD`` says) and
+        only then clipped as the camera clips (``as_the_camera``); with the camera's colour matrix only.
+
+        A clipped channel only says "at least this bright", and a piece that bright is lit, not shaded:
+        a brightness spread in both directions let a clipped white pass for a gray. But with none, a
+        standing pink whose head near a warm lamp clipped its red read beige: its other channels were
+        0.45 above its calibrated pink, a brightness the model no longer allowed. So each colour may be
+        brightened, never darkened, and is clipped after that, as the frame was.
+        """
+        clipped = clipping.clipped
+        covariance = covariance - self._brightness_spread**2
+        if not known.all():  # channels whose light gain is unknown (clipped floor) cannot compare colours
+            covariance = covariance[:, known][:, :, known]
+        inv_cov = np.linalg.inv(covariance)
+        best = np.full(len(means), np.inf)
+        # without a matrix no lift: on a tuning tower it named a few more pieces wrong there
+        lifts = np.linspace(0.0, LIT_LIFT, LIT_STEPS) if not self._linear_srgb else np.zeros(1)
+        for lift in lifts:
+            lit = means + np.float32(lift)
+            if as_the_camera:
+                lit = self._as_the_camera_clips(lit, clipping.log_floor)
+            delta = lit - value
+            delta[:, clipped] = np.minimum(delta[:, clipped], 0.0)
+            delta = delta[:, known]
+            d2 = np.einsum("ki,kij,kj->k", delta, inv_cov, delta) + (lift / self._brightness_spread) ** 2
+            best = np.minimum(best, d2)
+        return best
 
 
 class Clipping(NamedTuple):

@@ -10,7 +10,7 @@ import pytest
 
 from companion import COLOURS
 from vision.calibrate import Calibration, CameraSettings, calibrate, piece_feature
-from vision.detect import DARK_FLOOR, MIN_CONFIDENCE, Detector, _group_peaks
+from vision.detect import DARK_FLOOR, MIN_CONFIDENCE, Clipping, Detector, _group_peaks
 from vision.errors import FrameError
 from vision.features import SRGB_TO_LINEAR, sensor_matrix, sensor_signal
 from vision.frame_pair import tower_light_only
@@ -201,3 +201,32 @@ def test_the_adaptation_moves_no_colour_below_a_dark_floor(synthetic_calibration
     assert (refs[yellow] @ warm.T)[0] < 0  # the light would take the yellow's blue below black
     assert adapted[yellow][0] < detector._means[yellow][0] - 0.2  # the adaptation followed it down ...
     assert (adapted >= np.log(np.minimum(refs, DARK_FLOOR)) - 1e-5).all()  # ... to the floor, no lower
+
+
+def test_a_piece_clipped_at_white_may_be_lit_brighter_than_its_colour(synthetic_calibration: Calibration) -> None:
+    """A standing pink's head near a warm lamp clips its red and reads brighter than the calibrated pink
+    in every channel; with no brightness allowed for a clipped piece it was named beige. Its colour may
+    now be lit brighter (then clipped as the frame was), never darker: a clipped white is no gray.
+    With the camera's colour matrix (here one that leaves the channels as they are)."""
+    identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    detector = Detector(replace(synthetic_calibration, camera=CameraSettings(colour_matrix=identity)))
+    covariance = detector._covariances(0.0)
+    segment = np.zeros((40, 40), bool)
+    cv2.circle(segment.view(np.uint8), (20, 20), 15, 1, -1)
+    known = np.ones(3, bool)
+
+    def named(value: np.ndarray, clipped: np.ndarray) -> str:
+        clipping = Clipping(clipped, np.zeros(3, bool), np.full(3, np.log(400.0), np.float32))
+        inverse = np.asarray(np.linalg.inv(covariance), np.float64)
+        pieces = detector._classify(
+            value.astype(np.float32), clipping, segment, (0, 0), known, covariance, inverse, detector._means, True
+        )
+        return pieces[0].colour
+
+    pink = detector._means[detector._names.index("pink")]
+    lit = pink + 0.45  # B, G, R all brighter; the red is clipped there, so it says "at least this"
+    assert named(lit, np.array([False, False, True])) == "pink"
+    white = detector._means[detector._names.index("white")]
+    assert named(white, np.ones(3, bool)) == "white"
+    gray = detector._means[detector._names.index("gray")]
+    assert named(gray + 0.3, np.array([False, False, True])) == "gray"
