@@ -585,19 +585,16 @@ class Detector:
         if not known.all():  # channels whose light gain is unknown (clipped floor) cannot compare colours
             covariance = covariance[:, known][:, :, known]
         inv_cov = np.linalg.inv(covariance)
-        best = np.full(len(means), np.inf)
         # without a matrix no lift: on a tuning tower it named a few more pieces wrong there
         lifts = np.linspace(0.0, LIT_LIFT, LIT_STEPS) if not self._linear_srgb else np.zeros(1)
-        for lift in lifts:
-            lit = means + np.float32(lift)
-            if as_the_camera:
-                lit = self._as_the_camera_clips(lit, clipping.log_floor)
-            delta = lit - value
-            delta[:, clipped] = np.minimum(delta[:, clipped], 0.0)
-            delta = delta[:, known]
-            d2 = np.einsum("ki,kij,kj->k", delta, inv_cov, delta) + (lift / self._brightness_spread) ** 2
-            best = np.minimum(best, d2)
-        return best
+        lit = means[None, :, :] + lifts[:, None, None].astype(np.float32)  # every lift at once
+        if as_the_camera:
+            lit = self._as_the_camera_clips(lit, clipping.log_floor)
+        delta = lit - value
+        delta[:, :, clipped] = np.minimum(delta[:, :, clipped], 0.0)
+        delta = delta[:, :, known]
+        d2 = np.einsum("lki,kij,lkj->lk", delta, inv_cov, delta) + (lifts[:, None] / self._brightness_spread) ** 2
+        return np.asarray(d2.min(axis=0), np.float64)
 
 
 class Clipping(NamedTuple):
