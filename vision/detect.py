@@ -560,7 +560,6 @@ class Detector:
         # pieces of several colours that could not be split: the median's colour is one of them
         return [first] + [Piece("unknown", FAR_CONFIDENCE, x, y, outline)] * (copies - 1)
 
-
     def _lit_distances(
         self,
         value: npt.NDArray[np.float32],
@@ -572,7 +571,7 @@ class Detector:
     ) -> npt.NDArray[np.float64]:
         """Squared distances of a piece with a channel clipped at white to the 12 colours, each colour lit
         as brightly as explains the piece best (``LIT_LIFT``, penalised as ``BRIGHTNESS_SPREAD`` says) and
-        only then clipped as the camera clips (``as_the_camera``); with the camera's colour matrix only.
+        only then clipped as the camera clips (``as_the_camera``); without the camera's colour matrix no lift.
 
         A clipped channel only says "at least this bright", and a piece that bright is lit, not shaded:
         a brightness spread in both directions let a clipped white pass for a gray. But with none, a
