@@ -59,11 +59,8 @@ class Judged:
 
 def judge(grids: StudyGrids, session: int, upto: int | None = None) -> LayerMonitor:
     """The report's decision on one session's first ``upto`` tosses."""
-    n = grids.tosses if upto is None else upto
-    held, tossed, out = (
-        a[session, :n].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out)
-    )
-    return monitor_layer(held, tossed, out, grids.games(n))
+    held, tossed, out = grids.counts(session, upto)
+    return monitor_layer(held, tossed, out, grids.games(upto))
 
 
 def sessions_of(

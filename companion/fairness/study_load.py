@@ -111,7 +111,7 @@ def run(sessions: int, seed: int, loads: list[float], report: Callable[[str], No
 def load_interval(grids: StudyGrids, session: int) -> tuple[float, float] | None:
     """The load effect's 95 % interval the report gives for one session's whole log (``fill_effect``
     without the looks, which only the goodness-of-fit check reads)."""
-    held, tossed, out = (a[session].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out))
+    held, tossed, out = grids.counts(session)
     return fill_effect(fill_log(held, tossed, out, grids.games(), []), []).interval
 
 

@@ -90,6 +90,12 @@ class StudyGrids:
         """The game of each of the first ``upto`` tosses (default: all) of a session."""
         return game_index(self.tosses if upto is None else upto, self.tosses_per_game)
 
+    def counts(self, session: int, upto: int | None = None) -> tuple[npt.NDArray[np.int64], ...]:
+        """One session's first ``upto`` tosses (default: all) as the report reads a layer: its held,
+        tossed-in and fallen-out counts, ``(tosses, 12)`` in 64-bit integers."""
+        n = self.tosses if upto is None else upto
+        return tuple(a[session, :n].astype(np.int64) for a in (self.held_before, self.pieces_in, self.pieces_out))
+
 
 def play(
     tower: StudyTower, sessions: int, tosses: int, rng: np.random.Generator,

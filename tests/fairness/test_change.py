@@ -15,7 +15,7 @@ from companion.fairness.study_tower import StudyTower, game_index, play
 
 def session(tower: StudyTower, tosses: int, seed: int) -> tuple[np.ndarray, ...]:
     grids = play(tower, 1, tosses, np.random.default_rng(seed), np.array([COLOURS.index("red")]))
-    return tuple(a[0].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out))
+    return grids.counts(0)
 
 
 def test_a_dent_half_way_is_found_with_its_start() -> None:
@@ -53,7 +53,7 @@ def test_a_dent_in_a_clogging_tower_is_found_within_600_tosses() -> None:
     looks = look_points(912)
     found = 0
     for s in range(8):
-        held, tossed, out = (a[s].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out))
+        held, tossed, out = grids.counts(s)
         game = grids.games()
         curves = look_curves(fill_log(held, tossed, out, game, looks), len(looks))
         alarms = change_alarms(held, tossed, out, game, look_rates(prepare(held, tossed, out, game)), curves)

@@ -37,7 +37,7 @@ def test_stickiness_in_held_pieces_alone_is_flagged() -> None:
     tosses = 48 * 60
     grids = play(StudyTower(held_shift=-0.25), 1, tosses, np.random.default_rng(5),
                  np.array([COLOURS.index("red")]))
-    held, tossed, out = (a[0].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out))
+    held, tossed, out = grids.counts(0)
     monitor = monitor_layer(held, tossed, out, game_index(tosses))
     assert monitor.flagged == {"red": "stickier"}
     score = monitor.tests.flag("red")

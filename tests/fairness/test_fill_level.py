@@ -21,7 +21,7 @@ def audit(load_logit: float = 0.0, shift: float = 0.0) -> StudyTower:
 
 def grids_of(tower: StudyTower, tosses: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     grids = play(tower, 1, tosses, np.random.default_rng(seed))
-    held, tossed, out = (a[0].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out))
+    held, tossed, out = grids.counts(0)
     return held, tossed, out
 
 
@@ -63,7 +63,7 @@ def test_a_shifted_colour_is_still_caught_in_a_fuller_tower() -> None:
     tosses = 1215
     grids = play(audit(-0.08, -0.25), 1, tosses,
                  np.random.default_rng(4), np.array([0]))
-    held, tossed, out = (a[0].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out))
+    held, tossed, out = grids.counts(0)
     flagged = sequential.sequential_tests(held, tossed, out, game_index(tosses)).flagged_at
     assert list(flagged) == [COLOURS[0]]
 

@@ -58,7 +58,7 @@ def brute_force(held: np.ndarray, tossed: np.ndarray, out: np.ndarray, game: np.
 
 def test_score_sums_equal_a_toss_by_toss_recomputation() -> None:
     grids = play(StudyTower(cohesion=0.2), 1, 48 * 5, np.random.default_rng(3))
-    held, tossed, out = (a[0].astype(np.int64) for a in (grids.held_before, grids.pieces_in, grids.pieces_out))
+    held, tossed, out = grids.counts(0)
     game = game_index(held.shape[0])
     sums = GameSums.of(prepare(held, tossed, out, game))
     p_new, p_held = sums.rates(list(range(12)))
