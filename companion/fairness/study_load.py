@@ -68,17 +68,21 @@ def promised(load: float, rng: np.random.Generator) -> dict[str, int | None]:
     return {name: stage.promised_tosses for name, stage in judge(grids, 0).tests.power.stages.items()}
 
 
+def studied_length(lengths: dict[str, int | None]) -> int | None:
+    """``L``: the later of the promised checks within ``LONGEST`` tosses (None: neither is)."""
+    return max((n for n in lengths.values() if n is not None and n <= LONGEST), default=None)
+
+
 def run(sessions: int, seed: int, loads: list[float], report: Callable[[str], None] = print) -> None:
     """Every part of the study for each load, printed as it comes."""
     rng = np.random.default_rng(seed)
     for load in loads:
         started = time.perf_counter()
         lengths = promised(load, rng)
-        known = [n for n in lengths.values() if n is not None and n <= LONGEST]
-        if not known:
+        length = studied_length(lengths)
+        if length is None:
             report(f"load {load}: the pilot promised no check for either question: {lengths}")
             continue
-        length = max(known)
         report(f"load {load:+.2f} per piece held (mean pieces held {_mean_held(load, rng):.1f}): promised after a "
                f"{PILOT_TOSSES}-toss pilot: tossed-in keshis L1 = {lengths['new_pieces']}, keshis already inside "
                f"L2 = {lengths['held_pieces']} (L = {length})")
@@ -121,11 +125,12 @@ def coverage_only(sessions: int, seed: int, loads: list[float], report: Callable
     rng = np.random.default_rng(seed)
     for load in loads:
         started = time.perf_counter()
-        known = [n for n in promised(load, rng).values() if n is not None and n <= LONGEST]
-        if not known:
-            report(f"load {load}: the pilot promised no check for either question")
+        lengths = promised(load, rng)
+        length = studied_length(lengths)
+        if length is None:
+            report(f"load {load}: the pilot promised no check for either question: {lengths}")
             continue
-        tosses = 3 * max(known)
+        tosses = 3 * length
         inside: list[bool] = []
         while len(inside) < sessions:
             batch = min(COVERAGE_BATCH, sessions - len(inside))
