@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -68,21 +68,26 @@ def promised(load: float, rng: np.random.Generator) -> dict[str, int | None]:
     return {name: stage.promised_tosses for name, stage in judge(grids, 0).tests.power.stages.items()}
 
 
-def studied_length(lengths: dict[str, int | None]) -> int | None:
-    """``L``: the later of the promised checks within ``LONGEST`` tosses (None: neither is)."""
-    return max((n for n in lengths.values() if n is not None and n <= LONGEST), default=None)
+def _promised_loads(
+    loads: list[float], rng: np.random.Generator, report: Callable[[str], None]
+) -> Iterator[tuple[float, dict[str, int | None], int, float]]:
+    """Each load with its pilot's promises per stage, ``L`` (the later promise within ``LONGEST``
+    tosses) and when its part of the study started; a load whose pilot promised neither within reach is
+    reported and skipped."""
+    for load in loads:
+        started = time.perf_counter()
+        lengths = promised(load, rng)
+        length = max((n for n in lengths.values() if n is not None and n <= LONGEST), default=None)
+        if length is None:
+            report(f"load {load}: the pilot promised no check for either question: {lengths}")
+            continue
+        yield load, lengths, length, started
 
 
 def run(sessions: int, seed: int, loads: list[float], report: Callable[[str], None] = print) -> None:
     """Every part of the study for each load, printed as it comes."""
     rng = np.random.default_rng(seed)
-    for load in loads:
-        started = time.perf_counter()
-        lengths = promised(load, rng)
-        length = studied_length(lengths)
-        if length is None:
-            report(f"load {load}: the pilot promised no check for either question: {lengths}")
-            continue
+    for load, lengths, length, started in _promised_loads(loads, rng, report):
         report(f"load {load:+.2f} per piece held (mean pieces held {_mean_held(load, rng):.1f}): promised after a "
                f"{PILOT_TOSSES}-toss pilot: tossed-in keshis L1 = {lengths['new_pieces']}, keshis already inside "
                f"L2 = {lengths['held_pieces']} (L = {length})")
@@ -123,13 +128,7 @@ def coverage_only(sessions: int, seed: int, loads: list[float], report: Callable
     """Per load, how often the load effect's 95 % interval holds the true shift over ``sessions`` fair
     sessions of ``3 L`` tosses (``L`` as ``run`` finds it), played in batches to bound memory."""
     rng = np.random.default_rng(seed)
-    for load in loads:
-        started = time.perf_counter()
-        lengths = promised(load, rng)
-        length = studied_length(lengths)
-        if length is None:
-            report(f"load {load}: the pilot promised no check for either question: {lengths}")
-            continue
+    for load, _, length, started in _promised_loads(loads, rng, report):
         tosses = 3 * length
         inside: list[bool] = []
         while len(inside) < sessions:
