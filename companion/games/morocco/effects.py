@@ -98,6 +98,8 @@ def close_stall(game: Game, eff: Effect) -> None:
         s.empty_tiles = max(0, s.empty_tiles - 1)
     open_stalls = s.open_stalls()
     if open_stalls == 0:  # the LAST stall: the game ends after scoring it (MOR:L181)
+        for leaving in tourists:  # with no stall left to move on to, its tourists leave the game (M8)
+            s.players[leaving["p"]].tourists_gone += 1
         game.push(*rewards, {"k": "final", "reason": words.LAST_STALL_CLOSED.text})
         return
     if open_stalls <= board.FINAL_TRIGGER:

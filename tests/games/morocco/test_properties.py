@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import json
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from companion.games.morocco import Game, Pass, Place, action_from_dict, action_to_dict, board
@@ -63,6 +63,7 @@ def check_invariants(game: Game) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(players=players_st, seed=seed_st)
+@example(players=5, seed=14235)  # a tourist in the last stall closed was lost from the count (found by a run)
 def test_random_games_reach_final_scoring_keeping_the_invariants(players: int, seed: int) -> None:
     game, player = new_random_game(players, seed)
     play_out(game, player, check_invariants)
