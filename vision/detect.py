@@ -627,8 +627,11 @@ def _confidence(d2: npt.NDArray[np.float64]) -> float:
 def _shade(colours: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     """Which colours (log reflectance, the last axis its channels) look like a shadow: the floor's colour
     (no chroma, ``SHADOW_CHROMA``) at a lower brightness, down to ``SHADOW_DEPTH``."""
-    brightness = colours.mean(axis=-1)
-    chroma = np.abs(colours - brightness[..., None]).max(axis=-1)
+    # channel by channel rather than reductions over a last axis of 3, which numpy runs 3-9 times slower;
+    # the same sum in the same order, so the same bits as ``colours.mean(axis=-1)``
+    blue, green, red = colours[..., 0], colours[..., 1], colours[..., 2]
+    brightness = (blue + green + red) / np.float32(3)
+    chroma = np.maximum(np.maximum(np.abs(blue - brightness), np.abs(green - brightness)), np.abs(red - brightness))
     return np.asarray((chroma < SHADOW_CHROMA) & (brightness > -SHADOW_DEPTH) & (brightness < 0))
 
 
