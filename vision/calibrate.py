@@ -175,10 +175,15 @@ def foreground(log_refl: features.FloatImage, threshold: float, frame: npt.NDArr
     return np.bitwise_and(closed, 1, out=closed)  # 0 / 1 (a bit test, not numpy's slow division by 255)
 
 
+#: What ``piece_feature`` erodes a piece by: its edges and the shadow at its foot.
+_INTERIOR = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+
+
 def piece_feature(log_refl: features.FloatImage, piece: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:
     """A piece's colour: the median log reflectance over its interior (edges and shadows eroded away)."""
-    inner = cv2.erode(piece.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    use = inner.astype(bool) if inner.sum() >= 20 else piece
+    # a boolean mask is 0/1 bytes: viewed as such, OpenCV erodes it with no conversion copy either way
+    inner = cv2.erode(piece.view(np.uint8), _INTERIOR)
+    use = inner.view(np.bool_) if cv2.countNonZero(inner) >= 20 else piece
     # every 2nd pixel: same median, half the work; channels as contiguous rows sort faster
     return np.median(np.ascontiguousarray(log_refl[use][::2].T), axis=1).astype(np.float32)
 
