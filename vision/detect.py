@@ -116,6 +116,13 @@ UNIFORM_CHROMA = 0.15
 UNIFORM_BRIGHTNESS = 0.6
 #: Frame codes at or below this are clipped at black (a channel pushed below the camera's black level).
 DARK_CODE = 3
+#: With the colour matrix, a channel near black on a piece (half its pixels at or below this code) says
+#: its paint shows (nearly) nothing there: a colour that at the piece's brightness would show more there
+#: is set apart (``Detector._dim_mismatch``) by the log of its excess over the piece's level plus
+#: ``DIM_NOISE`` (linear light, ``LINEAR_SCALE`` units: code 8), in units of ``DIM_SPREAD``.
+DIM_CODE = 8
+DIM_NOISE = float(features.SRGB_TO_LINEAR[DIM_CODE])
+DIM_SPREAD = 0.5
 #: Holes inside a blob smaller than this share of the smallest calibrated piece are part of the piece.
 HOLE_SHARE = 0.15
 
@@ -224,9 +231,10 @@ class Detector:
             codes = seen[crop][segment][::4]
             clipped = (codes >= features.CLIPPED).mean(axis=0) >= 0.5
             dark = (codes <= DARK_CODE).mean(axis=0) >= 0.5
+            dim = (codes <= DIM_CODE).mean(axis=0) >= 0.5
             uniform = segment.sum() <= self._copies_area or _uniform(refl[crop], segment, value)
             centre = log_floor[y0 + h // 2, x0 + w // 2]
-            found.append((value, clipped | dark, Clipping(clipped, dark, centre), segment, (x0, y0), uniform))
+            found.append((value, clipped | dark, Clipping(clipped, dark, centre, dim), segment, (x0, y0), uniform))
         means = self._means
         if shift > ADAPT_SHIFT and known.all():
             means = self._adapt([value for value, either, *_ in found if not either.any()], covariance)
@@ -529,7 +537,7 @@ class Detector:
         ``clipping``: the frame's channels clipped on this piece, at the top or at black."""
         ys, xs = np.nonzero(segment)
         area = len(xs)
-        clipped, dark, log_floor = clipping
+        clipped, dark, log_floor, _ = clipping
         # with a matrix for every piece, since a clipped channel of the frame moves all three sensor
         # channels (and a piece's own pixels need not be half clipped for its colour's model to be);
         # without one only for a piece clipped at black (for every piece it cost accuracy on a tuning tower)
@@ -546,6 +554,8 @@ class Detector:
             # the frame's inverse serves every piece with all channels compared in full
             inv_cov = np.linalg.inv(covariance) if not known.all() else frame_inverse
             d2 = np.einsum("ki,kij,kj->k", delta, inv_cov, delta)
+        if not self._linear_srgb and clipping.dim.any():
+            d2 = d2 + self._dim_mismatch(value, clipping, means)
         best = int(np.argmin(d2))
         confidence = _confidence(d2)
         colour = self._names[best] if confidence >= MIN_CONFIDENCE else "unknown"
@@ -595,6 +605,36 @@ class Detector:
         d2 = np.einsum("lki,kij,lkj->lk", delta, inv_cov, delta) + (lifts[:, None] / self._brightness_spread) ** 2
         return np.asarray(d2.min(axis=0), np.float64)
 
+    def _dim_mismatch(
+        self, value: npt.NDArray[np.float32], clipping: Clipping, means: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float64]:
+        """Per colour, how far what it would show in the frame's channels that are near black on this piece
+        (``Clipping.dim``) exceeds what the piece shows there, squared, in ``DIM_SPREAD`` units of log
+        (with the camera's colour matrix only).
+
+        Under a warm lamp a red's green and blue fall below the camera's black and only its red is left:
+        undoing the matrix spreads that one channel into all three sensor channels, where a bright red
+        and a dim orange lie almost on one line, and standing reds whose heads were lit brighter read
+        orange. The frame still told them apart: the red showed black in green where an orange shows
+        code 60-70. So each colour is taken to the frame's linear sRGB (``_forward``), scaled to the
+        piece's brightness in its brightest channel that is neither near black nor clipped, and what it
+        shows in the piece's channels near black is compared with the piece's own level there, plus the
+        noise near black (``DIM_NOISE``): only an excess counts, since a colour darker there than black
+        looks black too.
+        """
+        floor = np.exp(clipping.log_floor.astype(np.float64))
+        piece = (np.exp(value.astype(np.float64)) * floor) @ self._forward.T
+        models = (np.exp(means.astype(np.float64)) * floor) @ self._forward.T
+        lit = np.flatnonzero(~clipping.dim & ~clipping.clipped)
+        if not lit.size:
+            return np.zeros(len(means))
+        reference = int(lit[np.argmax(piece[lit])])
+        scale = piece[reference] / np.maximum(models[:, reference], 1e-6)  # each colour as bright as the piece
+        shown = np.maximum(models[:, clipping.dim], 0.0) * scale[:, None]
+        level = np.maximum(piece[clipping.dim], 0.0)
+        excess = np.maximum(np.log((shown + DIM_NOISE) / (level + DIM_NOISE)), 0.0)
+        return np.asarray(((excess / DIM_SPREAD) ** 2).sum(axis=1), np.float64)
+
 
 class Clipping(NamedTuple):
     """The frame's channels (B, G, R) clipped on one piece: at the top of the range, and at black; and the
@@ -604,6 +644,9 @@ class Clipping(NamedTuple):
     dark: npt.NDArray[np.bool_]
     log_floor: npt.NDArray[np.float32]
     """``log`` of the lit floor's signal at the piece (``features.log_lit_floor``)."""
+    dim: npt.NDArray[np.bool_]
+    """The channels near black on the piece (``DIM_CODE``), where a colour's excess is weighed
+    (``Detector._dim_mismatch``)."""
 
 
 def _confidence(d2: npt.NDArray[np.float64]) -> float:

@@ -216,7 +216,7 @@ def test_a_piece_clipped_at_white_may_be_lit_brighter_than_its_colour(synthetic_
     known = np.ones(3, bool)
 
     def named(value: np.ndarray, clipped: np.ndarray) -> str:
-        clipping = Clipping(clipped, np.zeros(3, bool), np.full(3, np.log(400.0), np.float32))
+        clipping = Clipping(clipped, np.zeros(3, bool), np.full(3, np.log(400.0), np.float32), np.zeros(3, bool))
         inverse = np.asarray(np.linalg.inv(covariance), np.float64)
         pieces = detector._classify(
             value.astype(np.float32), clipping, segment, (0, 0), known, covariance, inverse, detector._means, True

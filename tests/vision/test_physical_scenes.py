@@ -27,6 +27,7 @@ from vision.physical.split import (  # noqa: E402
     make_scene,
     place,
     render_pair,
+    towers,
 )
 
 TEST_TOWER = Split("test", seed=4242, tray=Tray(seed=31, falloff=0.3, stains=4))
@@ -154,3 +155,20 @@ def test_touching_pieces_joined_by_their_shadows_are_split(
     scene = _cool_scene(pieces, lamp)
     detection = Detector(tower.with_matrix).detect(render(scene, TEST_TOWER.tray))
     assert detection.counts == scene.counts() and detection.unknown == 0
+
+
+#: A tuning tower whose perturbed colour matrix (issue 26) takes a red's green and blue below black
+#: under tungsten light.
+DARK_RED_TOWER = towers(Split("gen-2525", seed=2525, tray=Tray(seed=2532, falloff=0.35, stains=4)))[1][1]
+
+
+@pytest.mark.parametrize("index", [14, 18])
+def test_a_red_at_black_in_green_is_not_read_as_a_dim_orange(index: int) -> None:
+    """Under a tungsten lamp this camera's matrix takes a standing red's green and blue to black and
+    leaves its red; undoing the matrix spreads that one channel over all three, where a red lit
+    brighter than at calibration and a dim orange lie nearly on one line, and it read orange. An
+    orange would have shown green in the frame, which was black there."""
+    empty, shots = calibration_frames(DARK_RED_TOWER)
+    detector = Detector(calibrate(empty, shots, camera_settings(DARK_RED_TOWER.tray)))
+    scene = make_scene(DARK_RED_TOWER, "tungsten 2700 K", index)
+    assert detector.detect(render(scene, DARK_RED_TOWER.tray)).counts == scene.counts()
