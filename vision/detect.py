@@ -123,6 +123,8 @@ DARK_CODE = 3
 DIM_CODE = 8
 DIM_NOISE = float(features.SRGB_TO_LINEAR[DIM_CODE])
 DIM_SPREAD = 0.5
+#: A segment with fewer of its pixels off the floor in colour is clipped floor, not a piece (``_off_the_floor``).
+OFF_FLOOR_SHARE = 0.1
 #: Holes inside a blob smaller than this share of the smallest calibrated piece are part of the piece.
 HOLE_SHARE = 0.15
 
@@ -223,6 +225,8 @@ class Detector:
         for (x0, y0), segment, split_off in self._segments(frame, refl, mask):
             h, w = segment.shape
             crop = (slice(y0, y0 + h), slice(x0, x0 + w))
+            if not _off_the_floor(refl[crop], segment, self.calibration.threshold):
+                continue  # floor whose clipping alone made it foreground: no piece is there
             value = self._piece_colour(refl[crop], segment)
             if split_off and self._cast_shadow(value, segment):  # a piece's shadow, split off: not a piece
                 continue
@@ -686,6 +690,21 @@ def _uniform(refl: features.FloatImage, segment: npt.NDArray[np.bool_], value: n
     chroma = np.abs(delta - delta.mean(axis=1, keepdims=True)).max(axis=1)
     alike = (chroma < UNIFORM_CHROMA) & (np.abs(delta.mean(axis=1)) < UNIFORM_BRIGHTNESS)
     return bool(alike.mean() >= UNIFORM_SHARE)
+
+
+def _off_the_floor(refl: features.FloatImage, segment: npt.NDArray[np.bool_], threshold: float) -> bool:
+    """Whether at least ``OFF_FLOOR_SHARE`` of a segment's pixels differ from the floor in colour (any
+    channel's log reflectance beyond the foreground ``threshold``), not only by clipping.
+
+    Under a warm lamp the floor's red can lie a few codes below white where the lamp is near; noise
+    then clips scattered floor pixels there, the foreground's rule for clipped highlights takes them,
+    and closing joins them into blobs the size of a piece, read as beige pieces that were not there.
+    Their colour is the floor's everywhere; every piece has a third or more of its pixels off it (the
+    least on the tuning towers under warm light: a standing beige, 36 %).
+    """
+    pixels = refl[segment][::2]
+    off = (np.abs(pixels[:, 0]) > threshold) | (np.abs(pixels[:, 1]) > threshold) | (np.abs(pixels[:, 2]) > threshold)
+    return bool(off.mean() >= OFF_FLOOR_SHARE)
 
 
 def _colour_shift(gain: npt.NDArray[np.float32]) -> float:
