@@ -72,10 +72,11 @@ ADAPT_CONFIDENCE = 0.9
 ADAPT_RIDGE = 5.0
 #: Fraction of the lower peak the distance may fall to between two maxima of one piece.
 SADDLE = 0.8
-#: Maxima at least this far apart (times a piece's radius), not both shadow-coloured, are also tested on
-#: the blob's shadow-free part (``Detector._solid``): two touching standing pieces' centres lie about two
-#: radii apart, a lying piece's ridge maxima within about one, and a gray or white piece's own shaded
-#: side looks like shadow, so nearer maxima or two in shadow are left to the distance of the whole blob.
+#: Maxima at least this far apart (times a piece's radius), not both grey and darker than the floor, are
+#: also tested on the blob's shadow-free part (``Detector._solid``): two touching standing pieces' centres
+#: lie about two radii apart, a lying piece's ridge maxima within about one, and a gray or white piece's
+#: own shaded side looks like shadow, so nearer maxima, or two on a gray piece or in shadow (about grey,
+#: ``PAINT_CHROMA``, and dark), are left to the distance of the whole blob.
 APART = 1.1
 #: Fraction of the lower peak the shadow-free part's distance may fall to between two maxima of one piece:
 #: under a low lamp the shadows of two touching pieces fill the neck between them, so the whole blob has
@@ -711,9 +712,9 @@ def _group_peaks(
     Maxima closer than ``near`` (``NEAR_PEAKS`` of a piece's radius) with no saddle between them are
     one piece whatever their colours say: two pieces' centres lie a piece's width apart, while on a
     black piece the log of a signal near zero makes hue noise. Maxima at least ``apart`` from each other,
-    not both shadow-coloured, must also have no saddle (``SOLID_SADDLE``) in ``solid``, the distance
-    transform of the blob's shadow-free part, when it is given: shadows can fill the neck between two
-    touching pieces of one colour.
+    not both grey and dark (a gray piece, a shadow), must also have no saddle (``SOLID_SADDLE``) in
+    ``solid``, the distance transform of the blob's shadow-free part, when it is given: shadows can fill
+    the neck between two touching pieces of one colour.
     """
     colours = _patch_colours(refl, peaks)
     chroma = colours - colours.mean(axis=1, keepdims=True)
@@ -727,8 +728,9 @@ def _group_peaks(
     xy = np.asarray(peaks, np.int64)
     squared = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
     close = squared < near**2
-    shade = _shade(colours)
-    shadow_free = (squared >= apart**2) & ~(shade[:, None] & shade[None, :])
+    # a gray piece or a shadow: about grey (``PAINT_CHROMA``) and darker than the floor
+    dim_grey = (np.abs(chroma).max(axis=1) < PAINT_CHROMA) & (brightness < 0)
+    shadow_free = (squared >= apart**2) & ~(dim_grey[:, None] & dim_grey[None, :])
     parent = list(range(len(peaks)))
 
     def root(i: int) -> int:
