@@ -72,6 +72,16 @@ ADAPT_CONFIDENCE = 0.9
 ADAPT_RIDGE = 5.0
 #: Fraction of the lower peak the distance may fall to between two maxima of one piece.
 SADDLE = 0.8
+#: Maxima at least this far apart (times a piece's radius), not both grey and darker than the floor, are
+#: also tested on the blob's shadow-free part (``Detector._solid``): two touching standing pieces' centres
+#: lie about two radii apart, a lying piece's ridge maxima within about one, and a gray or white piece's
+#: own shaded side looks like shadow, so nearer maxima, or two on a gray piece or in shadow (about grey,
+#: ``PAINT_CHROMA``, and dark), are left to the distance of the whole blob.
+APART = 1.1
+#: Fraction of the lower peak the shadow-free part's distance may fall to between two maxima of one piece:
+#: under a low lamp the shadows of two touching pieces fill the neck between them, so the whole blob has
+#: no saddle there while its shadow-free part has one.
+SOLID_SADDLE = 0.7
 #: Largest log-reflectance difference between two maxima of one piece (else two pieces).
 COLOUR_STEP = 0.3
 #: Distance-transform maxima closer than this (times a piece's radius) and without a saddle between
@@ -421,15 +431,17 @@ class Detector:
         gets the peaks of its shadow-free part (``_solid``) that lie far from every other peak."""
         dist = np.asarray(cv2.distanceTransform(blob, cv2.DIST_L2, 5), np.float32)
         peaks = self._peaks(dist)
+        radius = self.calibration.size_prior.radius
+        solid = None
         if blob.sum() > self._resplit_area:
             solid = np.asarray(cv2.distanceTransform(self._solid(refl, blob), cv2.DIST_L2, 5), np.float32)
-            reach = self.calibration.size_prior.radius
+            reach = radius
             for x, y in self._peaks(solid):
                 if all((x - px) ** 2 + (y - py) ** 2 > reach**2 for px, py in peaks):
                     peaks.append((x, y))
         if len(peaks) <= 1:  # most blobs: one piece, nothing to group or split
             return [blob.astype(bool)]
-        groups = _group_peaks(dist, refl, peaks, brightness_step, NEAR_PEAKS * self.calibration.size_prior.radius)
+        groups = _group_peaks(dist, refl, peaks, brightness_step, NEAR_PEAKS * radius, solid, APART * radius)
         if len(groups) <= 1:
             return [blob.astype(bool)]
         markers = np.zeros(blob.shape, dtype=np.int32)
@@ -441,8 +453,39 @@ class Detector:
         cv2.watershed(np.ascontiguousarray(crop), markers)
         parts = [(markers == label) for label in range(2, len(groups) + 2)]
         kept = [p for p in parts if p.sum() >= self._min_area]
+        kept.extend(self._unclaimed(refl, blob, markers == 1))
         # slivers are dropped, but never the whole blob: something is there even if it split badly
         return kept or [blob.astype(bool)]
+
+    def _unclaimed(
+        self, refl: features.FloatImage, blob: npt.NDArray[np.uint8], floor: npt.NDArray[np.bool_]
+    ) -> list[npt.NDArray[np.bool_]]:
+        """The pieces of a split blob that the watershed gave to the floor (``floor``): each region of the
+        blob left to the floor that, without its shadows (``_solid``), is as wide as a gray piece
+        (``SHADOW_SOLID`` of a piece's radius).
+
+        The watershed floods from the floor around the blob too, so that shadows go to the floor; but under
+        a warm lamp a beige's or a gray's colour is near the floor's, or its shadow's, and with no marker
+        of its own (no distance peak: a cluster of touching pieces peaks between them) the whole piece went
+        to the floor and was lost. Shadows are crescents, narrower than a piece.
+        """
+        left = ((blob > 0) & floor).astype(np.uint8)
+        wide = SHADOW_SOLID * self.calibration.size_prior.radius
+        reach = np.asarray(cv2.distanceTransform(left, cv2.DIST_L2, 5), np.float32)
+        if float(reach.max()) < wide:
+            return []  # nearly always: only shadows and edges went to the floor
+        _, labels = cv2.connectedComponents(left, connectivity=4)
+        found = np.unique(labels[reach >= wide])
+        pieces = []
+        for label in found[found > 0]:
+            region = (labels == label).astype(np.uint8)
+            # without the shadows it took along, when the piece is still as wide: its centre is the piece's
+            solid = self._solid(refl, region)
+            if float(cv2.distanceTransform(solid, cv2.DIST_L2, 5).max()) >= wide:
+                region = solid
+            if region.sum() >= self._min_area:
+                pieces.append(region.astype(bool))
+        return pieces
 
     def _covariances(self, shift: float) -> npt.NDArray[np.float64]:
         """Per colour, the 3x3 covariance of its model under light ``shift`` away from the calibration
@@ -719,6 +762,8 @@ def _group_peaks(
     peaks: list[tuple[int, int]],
     brightness_step: float,
     near: float,
+    solid: features.FloatImage | None = None,
+    apart: float = np.inf,
 ) -> list[list[tuple[int, int]]]:
     """Group distance-transform maxima that lie on one piece: same colour and no saddle between them.
 
@@ -731,7 +776,10 @@ def _group_peaks(
     linear sensor signal (``brightness_step`` 0 turns this last rule off, as for 8-bit frames).
     Maxima closer than ``near`` (``NEAR_PEAKS`` of a piece's radius) with no saddle between them are
     one piece whatever their colours say: two pieces' centres lie a piece's width apart, while on a
-    black piece the log of a signal near zero makes hue noise.
+    black piece the log of a signal near zero makes hue noise. Maxima at least ``apart`` from each other,
+    not both grey and dark (a gray piece, a shadow), must also have no saddle (``SOLID_SADDLE``) in
+    ``solid``, the distance transform of the blob's shadow-free part, when it is given: shadows can fill
+    the neck between two touching pieces of one colour.
     """
     colours = _patch_colours(refl, peaks)
     chroma = colours - colours.mean(axis=1, keepdims=True)
@@ -743,7 +791,11 @@ def _group_peaks(
         (chroma_step < COLOUR_STEP) & (np.abs(brightness[:, None] - brightness[None, :]) < brightness_step)
     )
     xy = np.asarray(peaks, np.int64)
-    close = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2) < near**2
+    squared = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+    close = squared < near**2
+    # a gray piece or a shadow: about grey (``PAINT_CHROMA``) and darker than the floor
+    dim_grey = (np.abs(chroma).max(axis=1) < PAINT_CHROMA) & (brightness < 0)
+    shadow_free = (squared >= apart**2) & ~(dim_grey[:, None] & dim_grey[None, :])
     parent = list(range(len(peaks)))
 
     def root(i: int) -> int:
@@ -761,8 +813,15 @@ def _group_peaks(
             t = np.arange(steps) / max(1, steps - 1)
             line_x = np.rint(xa + (xb - xa) * t).astype(int)
             line_y = np.rint(ya + (yb - ya) * t).astype(int)
-            if float(dist[line_y, line_x].min()) >= SADDLE * min(float(dist[ya, xa]), float(dist[yb, xb])):
-                parent[root(j)] = root(i)
+            if float(dist[line_y, line_x].min()) < SADDLE * min(float(dist[ya, xa]), float(dist[yb, xb])):
+                continue
+            if (
+                solid is not None
+                and shadow_free[i, j]
+                and float(solid[line_y, line_x].min()) < SOLID_SADDLE * min(float(solid[ya, xa]), float(solid[yb, xb]))
+            ):
+                continue
+            parent[root(j)] = root(i)
     groups: dict[int, list[tuple[int, int]]] = {}
     for i, peak in enumerate(peaks):
         groups.setdefault(root(i), []).append(peak)

@@ -21,6 +21,7 @@ from vision.physical.evaluate import Tally  # noqa: E402
 from vision.physical.scene import Lamp, Piece, Scene, Tray, render  # noqa: E402
 from vision.physical.split import (  # noqa: E402
     LIGHTS,
+    TUNING,
     Split,
     calibration_frames,
     camera_settings,
@@ -184,3 +185,34 @@ def test_floor_clipped_by_noise_near_a_warm_lamp_is_no_piece(warm_tower_detector
     scene = make_scene(WARM_TOWER, "tungsten 2700 K", 4)
     detection = warm_tower_detector.detect(render(scene, WARM_TOWER.tray))
     assert detection.counts == scene.counts() and detection.unknown == 0
+
+
+def _tungsten_cluster(tower: Split, pieces: Placed, lamp: tuple[float, float, float, float]) -> bool:
+    """Whether ``tower``'s detector with its camera's matrix counts ``pieces`` right under one 2700 K lamp."""
+    empty, shots = calibration_frames(tower)
+    detector = Detector(calibrate(empty, shots, camera_settings(tower.tray)))
+    placed = [Piece(c, pose, float(x), float(y), float(a)) for c, pose, x, y, a in pieces]
+    scene = Scene(placed, [Lamp("tungsten-2700", *lamp)], 90, 3)
+    detection = detector.detect(render(scene, tower.tray))
+    return detection.counts == scene.counts() and detection.unknown == 0
+
+
+def test_two_touching_pieces_of_one_colour_whose_shadows_fill_the_neck_are_two() -> None:
+    """Under a 2700 K lamp two standing beiges' shadows fill the neck between them: the whole blob's
+    distance has no saddle there and the two (alike in colour) were one piece; the shadow-free part has
+    one. (A cluster of the tuning split's tower with a perturbed matrix, issue 26's seventh round.)"""
+    tower = towers(TUNING)[1][1]
+    pieces = [("beige", "standing", 234, 75, 115), ("beige", "standing", 198, 102, 100),
+              ("pink", "lying", 144, 125, 165)]
+    assert _tungsten_cluster(tower, pieces, (84.5, 402.4, 947.6, 0.99))
+
+
+def test_a_pale_piece_the_watershed_gave_to_the_floor_is_still_a_piece() -> None:
+    """Under a 2700 K lamp a lying beige's colour is near the floor's; in a cluster of six it had no
+    distance peak of its own and the watershed gave it all to the floor. (A cluster of a tuning tower,
+    seed 1010, camera with its fitted matrix, issue 26's seventh round.)"""
+    tower = towers(Split("tuning-1010", seed=1010, tray=Tray(seed=1017, falloff=0.35, stains=4)))[0][1]
+    pieces = [("orange", "standing", 133, 185, 108), ("black", "standing", 172, 114, 176),
+              ("pink", "standing", 134, 231, 18), ("beige", "lying", 109, 146, 150),
+              ("red", "standing", 89, 201, 31), ("orange", "standing", 193, 206, 109)]
+    assert _tungsten_cluster(tower, pieces, (363.6, 496.3, 964.2, 0.86))
