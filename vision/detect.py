@@ -70,6 +70,8 @@ ADAPT_SHIFT = 0.2
 ADAPT_CONFIDENCE = 0.9
 #: Pull of the adaptation toward no change (ridge on the colour transform's six free entries).
 ADAPT_RIDGE = 5.0
+#: Below this log brightness a maximum's hue is noise (a black piece): its colour keeps no groups apart.
+DARK_HUE = 1.5
 #: Fraction of the lower peak the distance may fall to between two maxima of one piece.
 SADDLE = 0.8
 #: Maxima at least this far apart (times a piece's radius), not both grey and darker than the floor, are
@@ -779,7 +781,10 @@ def _group_peaks(
     black piece the log of a signal near zero makes hue noise. Maxima at least ``apart`` from each other,
     not both grey and dark (a gray piece, a shadow), must also have no saddle (``SOLID_SADDLE``) in
     ``solid``, the distance transform of the blob's shadow-free part, when it is given: shadows can fill
-    the neck between two touching pieces of one colour.
+    the neck between two touching pieces of one colour. Two groups are not joined when a maximum of
+    one and a maximum of the other differ in colour and have a saddle between them: a maximum in the
+    shadow between a beige and a pink standing together was alike to each, and the two read as one
+    pink (not asked of maxima darker than ``DARK_HUE``: a black piece's hue is noise).
     """
     colours = _patch_colours(refl, peaks)
     chroma = colours - colours.mean(axis=1, keepdims=True)
@@ -796,36 +801,46 @@ def _group_peaks(
     # a gray piece or a shadow: about grey (``PAINT_CHROMA``) and darker than the floor
     dim_grey = (np.abs(chroma).max(axis=1) < PAINT_CHROMA) & (brightness < 0)
     shadow_free = (squared >= apart**2) & ~(dim_grey[:, None] & dim_grey[None, :])
-    parent = list(range(len(peaks)))
+    group = list(range(len(peaks)))  # each maximum's group, by one of its members
+    members = {i: [i] for i in range(len(peaks))}
+    hue = brightness > -DARK_HUE
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+    def line(i: int, j: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        (xa, ya), (xb, yb) = peaks[i], peaks[j]
+        steps = max(abs(xb - xa), abs(yb - ya)) + 1
+        t = np.arange(steps) / max(1, steps - 1)
+        return np.rint(ya + (yb - ya) * t).astype(np.intp), np.rint(xa + (xb - xa) * t).astype(np.intp)
+
+    def saddle(i: int, j: int) -> bool:
+        line_y, line_x = line(i, j)
+        low = SADDLE * min(float(dist[peaks[i][1], peaks[i][0]]), float(dist[peaks[j][1], peaks[j][0]]))
+        return float(dist[line_y, line_x].min()) < low
 
     for i, (xa, ya) in enumerate(peaks):
         for j in range(i + 1, len(peaks)):
-            if not (same_colour[i, j] or close[i, j]):
+            if group[i] == group[j] or not (same_colour[i, j] or close[i, j]) or saddle(i, j):
                 continue
             xb, yb = peaks[j]
-            steps = max(abs(xb - xa), abs(yb - ya)) + 1
-            t = np.arange(steps) / max(1, steps - 1)
-            line_x = np.rint(xa + (xb - xa) * t).astype(int)
-            line_y = np.rint(ya + (yb - ya) * t).astype(int)
-            if float(dist[line_y, line_x].min()) < SADDLE * min(float(dist[ya, xa]), float(dist[yb, xb])):
-                continue
+            line_y, line_x = line(i, j)
             if (
                 solid is not None
                 and shadow_free[i, j]
                 and float(solid[line_y, line_x].min()) < SOLID_SADDLE * min(float(solid[ya, xa]), float(solid[yb, xb]))
             ):
                 continue
-            parent[root(j)] = root(i)
-    groups: dict[int, list[tuple[int, int]]] = {}
-    for i, peak in enumerate(peaks):
-        groups.setdefault(root(i), []).append(peak)
-    return list(groups.values())
+            kept, joined = group[i], group[j]
+            # two pieces of two colours with a neck between them stay two, though a maximum in the shadow
+            # between them is alike to each
+            if any(
+                not (same_colour[p, q] or close[p, q]) and hue[p] and hue[q] and saddle(p, q)
+                for p in members[kept]
+                for q in members[joined]
+            ):
+                continue
+            for q in members[joined]:
+                group[q] = kept
+            members[kept].extend(members.pop(joined))
+    return [[peaks[i] for i in sorted(m)] for m in sorted(members.values(), key=min)]
 
 
 def _patch_colours(refl: features.FloatImage, peaks: list[tuple[int, int]]) -> npt.NDArray[np.float32]:
