@@ -250,13 +250,14 @@ class Detector:
             dim = (codes <= DIM_CODE).mean(axis=0) >= 0.5
             uniform = segment.sum() <= self._copies_area or _uniform(refl[crop], segment, value)
             centre = log_floor[y0 + h // 2, x0 + w // 2]
-            found.append((value, clipped | dark, Clipping(clipped, dark, centre, dim), segment, (x0, y0), uniform))
+            found.append((value, Clipping(clipped, dark, centre, dim), segment, (x0, y0), uniform))
         means = self._means
         if shift > ADAPT_SHIFT and known.all():
-            means = self._adapt([value for value, either, *_ in found if not either.any()], covariance)
+            teachers = [value for value, clipping, *_ in found if not clipping.at_black_or_white()]
+            means = self._adapt(teachers, covariance)
         pieces: list[Piece] = []
         inv_cov = np.asarray(np.linalg.inv(covariance), np.float64)
-        for value, _, clipping, segment, origin, uniform in found:
+        for value, clipping, segment, origin, uniform in found:
             pieces.extend(self._classify(value, clipping, segment, origin, known, covariance, inv_cov, means, uniform))
         counts = dict.fromkeys(COLOURS, 0)
         unknown = 0
@@ -563,9 +564,16 @@ class Detector:
         Without a matrix that is each mean held between black and white.
         """
         floor = np.exp(log_floor.astype(np.float64))
-        frame = (np.exp(means.astype(np.float64)) * floor) @ self._forward.T
+        frame = self._in_the_frame(means, floor)
         signal = np.maximum(np.clip(frame, 0.0, features.LINEAR_SCALE) @ self._inverse64.T, 1.0)
         return np.asarray(np.log(signal / floor), np.float32)
+
+    def _in_the_frame(
+        self, colours: npt.NDArray[np.float32], floor: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.float64]:
+        """``colours`` (log reflectance, the last axis its channels) as the frame's linear sRGB where the lit
+        floor's signal is ``floor``: through the camera's colour matrix (``_forward``), before any clipping."""
+        return np.asarray((np.exp(colours.astype(np.float64)) * floor) @ self._forward.T, np.float64)
 
     def _classify(
         self,
@@ -675,8 +683,7 @@ class Detector:
         unknown).
         """
         floor = np.exp(clipping.log_floor.astype(np.float64))
-        piece = (np.exp(value.astype(np.float64)) * floor) @ self._forward.T
-        models = (np.exp(means.astype(np.float64)) * floor) @ self._forward.T
+        piece, models = self._in_the_frame(value, floor), self._in_the_frame(means, floor)
         lit = np.flatnonzero(~clipping.dim & ~clipping.clipped)
         if not lit.size:
             return np.zeros(len(means))
@@ -702,6 +709,10 @@ class Clipping(NamedTuple):
     dim: npt.NDArray[np.bool_]
     """The channels near black on the piece (``DIM_CODE``), where a colour's excess is weighed
     (``Detector._dim_mismatch``)."""
+
+    def at_black_or_white(self) -> bool:
+        """Whether any channel is clipped at the top or at black (such a piece does not teach ``_adapt``)."""
+        return bool((self.clipped | self.dark).any())
 
 
 def _confidence(d2: npt.NDArray[np.float64]) -> float:
@@ -811,28 +822,19 @@ def _group_peaks(
     members = {i: [i] for i in range(len(peaks))}
     hue = brightness > -DARK_HUE
 
-    def line(i: int, j: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    def saddle(i: int, j: int, image: features.FloatImage = dist, share: float = SADDLE) -> bool:
+        """Whether ``image`` falls below ``share`` of the lower of maxima ``i`` and ``j`` on the line between them."""
         (xa, ya), (xb, yb) = peaks[i], peaks[j]
         steps = max(abs(xb - xa), abs(yb - ya)) + 1
         t = np.arange(steps) / max(1, steps - 1)
-        return np.rint(ya + (yb - ya) * t).astype(np.intp), np.rint(xa + (xb - xa) * t).astype(np.intp)
+        line_y, line_x = np.rint(ya + (yb - ya) * t).astype(np.intp), np.rint(xa + (xb - xa) * t).astype(np.intp)
+        return float(image[line_y, line_x].min()) < share * min(float(image[ya, xa]), float(image[yb, xb]))
 
-    def saddle(i: int, j: int) -> bool:
-        line_y, line_x = line(i, j)
-        low = SADDLE * min(float(dist[peaks[i][1], peaks[i][0]]), float(dist[peaks[j][1], peaks[j][0]]))
-        return float(dist[line_y, line_x].min()) < low
-
-    for i, (xa, ya) in enumerate(peaks):
+    for i in range(len(peaks)):
         for j in range(i + 1, len(peaks)):
             if group[i] == group[j] or not (same_colour[i, j] or close[i, j]) or saddle(i, j):
                 continue
-            xb, yb = peaks[j]
-            line_y, line_x = line(i, j)
-            if (
-                solid is not None
-                and shadow_free[i, j]
-                and float(solid[line_y, line_x].min()) < SOLID_SADDLE * min(float(solid[ya, xa]), float(solid[yb, xb]))
-            ):
+            if solid is not None and shadow_free[i, j] and saddle(i, j, solid, SOLID_SADDLE):
                 continue
             kept, joined = group[i], group[j]
             # two pieces of two colours with a neck between them stay two, though a maximum in the shadow
