@@ -159,6 +159,12 @@ def test_touching_pieces_joined_by_their_shadows_are_split(
     assert detection.counts == scene.counts() and detection.unknown == 0
 
 
+def _with_its_matrix(tower: Split) -> Detector:
+    """A detector for ``tower``, calibrated on its own frames with its camera's colour matrix."""
+    empty, shots = calibration_frames(tower)
+    return Detector(calibrate(empty, shots, camera_settings(tower.tray)))
+
+
 #: A tuning tower whose perturbed colour matrix (issue 26) takes a red's green and blue below black
 #: under tungsten light, and whose floor's red comes near white there.
 WARM_TOWER = towers(Split("gen-2525", seed=2525, tray=Tray(seed=2532, falloff=0.35, stains=4)))[1][1]
@@ -166,8 +172,7 @@ WARM_TOWER = towers(Split("gen-2525", seed=2525, tray=Tray(seed=2532, falloff=0.
 
 @pytest.fixture(scope="module")
 def warm_tower_detector() -> Detector:
-    empty, shots = calibration_frames(WARM_TOWER)
-    return Detector(calibrate(empty, shots, camera_settings(WARM_TOWER.tray)))
+    return _with_its_matrix(WARM_TOWER)
 
 
 @pytest.mark.parametrize("index", [14, 18])
@@ -190,8 +195,7 @@ def test_floor_clipped_by_noise_near_a_warm_lamp_is_no_piece(warm_tower_detector
 
 def _tungsten_cluster(tower: Split, pieces: Placed, lamp: tuple[float, float, float, float]) -> bool:
     """Whether ``tower``'s detector with its camera's matrix counts ``pieces`` right under one 2700 K lamp."""
-    empty, shots = calibration_frames(tower)
-    detector = Detector(calibrate(empty, shots, camera_settings(tower.tray)))
+    detector = _with_its_matrix(tower)
     placed = [Piece(c, pose, float(x), float(y), float(a)) for c, pose, x, y, a in pieces]
     scene = Scene(placed, [Lamp("tungsten-2700", *lamp)], 90, 3)
     detection = detector.detect(render(scene, tower.tray))
@@ -225,8 +229,7 @@ def test_two_pieces_of_two_colours_stay_two_though_the_shadow_between_them_is_al
     grouped as one piece, read pink: the beige wrong and the pink missed. (A tower drawn for issue 26's
     seventh round, camera with its fitted matrix, 65 % of the calibration light.)"""
     tower = towers(Split("tuning-3131", seed=3131, tray=Tray(seed=3138, falloff=0.35, stains=4)))[0][1]
-    empty, shots = calibration_frames(tower)
-    detector = Detector(calibrate(empty, shots, camera_settings(tower.tray)))
+    detector = _with_its_matrix(tower)
     scene = make_scene(tower, "65 % brightness", 8)
     detection = detector.detect(render(scene, tower.tray))
     assert detection.counts == scene.counts() and detection.unknown == 0
@@ -238,8 +241,7 @@ def test_a_yellow_whose_blue_no_colour_explains_is_still_yellow() -> None:
     which colour it is (the check against what a colour shows at black made these yellows unknown; the
     seventh round's held-out split, read after it was reported)."""
     tower = towers(ACROSS_CAMERAS_6)[1][1]
-    empty, shots = calibration_frames(tower)
-    detector = Detector(calibrate(empty, shots, camera_settings(tower.tray)))
+    detector = _with_its_matrix(tower)
     scene = make_scene(tower, "cool LED 6600 K", 14)
     detection = detector.detect(render(scene, tower.tray))
     assert detection.counts == scene.counts() and detection.unknown == 0
