@@ -64,6 +64,12 @@ LIT_LIFT = 2 * BRIGHTNESS_SPREAD
 LIT_STEPS = 9
 #: Smallest linear response (relative to the floor) a colour's channel is taken to have.
 DARK_FLOOR = 0.01
+#: Without the camera's colour matrix: smallest linear response (relative to the floor) a colour's channel is
+#: taken to have where its spread is reckoned (``DRIFT_SPREAD``, ``CHANNEL_NOISE``), which are relative to
+#: it. At ``DARK_FLOOR`` a yellow's blue, at black under the calibration light, spread so wide (3.5 in log at
+#: 2700 K) that its blue said nothing, and beiges whose blue fell under a warm lamp read yellow (0.03 and
+#: 0.05 did alike on the tuning towers).
+SPREAD_FLOOR = 0.03
 #: Colour shift of the light (``_colour_shift``) beyond which the colour means adapt to the frame.
 ADAPT_SHIFT = 0.2
 #: Confidence a piece needs to teach the adaptation (``Detector._adapt``) its light.
@@ -201,7 +207,7 @@ class Detector:
         self._resplit_area = RESPLIT_RATIO * size.area_large
         self._copies_area = COPIES_RATIO * size.area_large
         self._peak_min = 0.4 * size.radius
-        refs = np.maximum(np.exp(self._means.astype(np.float64)), DARK_FLOOR)
+        refs = np.maximum(np.exp(self._means.astype(np.float64)), SPREAD_FLOOR)
         chroma = np.linalg.norm(refs - refs.mean(axis=1, keepdims=True), axis=1, keepdims=True)
         with_matrix = calibration.camera.colour_matrix is not None
         self._linear_srgb = not with_matrix
@@ -253,8 +259,7 @@ class Detector:
             found.append((value, Clipping(clipped, dark, centre, dim), segment, (x0, y0), uniform))
         means = self._means
         if shift > ADAPT_SHIFT and known.all():
-            teachers = [value for value, clipping, *_ in found if not clipping.at_black_or_white()]
-            means = self._adapt(teachers, covariance)
+            means = self._adapt(*self._teachers(found), covariance)
         pieces: list[Piece] = []
         inv_cov = np.asarray(np.linalg.inv(covariance), np.float64)
         for value, clipping, segment, origin, uniform in found:
@@ -503,8 +508,34 @@ class Detector:
         own = np.log1p(DRIFT_SPREAD * shift * self._drift) ** 2 + self._channel_noise**2
         return np.asarray(shared[None, :, :] + own[:, :, None] * np.eye(3)[None, :, :], np.float64)
 
+    def _teachers(
+        self, found: list[tuple[npt.NDArray[np.float32], Clipping, Any, Any, Any]]
+    ) -> tuple[list[npt.NDArray[np.float32]], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """The pieces that may teach ``_adapt`` this frame's light: their colours, and per channel whether it
+        only says "at least this" (clipped at white) or "at most this" (near black, ``Clipping.dim``).
+
+        Without a matrix the frame's channels are the models': a standing pink whose red clipped at a warm
+        lamp still shows how its blue fell, and a yellow's blue near black (a few codes of noise and black
+        level) may not teach that blue rose, but keeps it from rising; taken as seen, it held every blue
+        where it was, and beiges whose blue fell read yellow. With a matrix a clipped frame channel moves
+        every sensor channel, so a piece clipped anywhere (at white or at black) does not teach at all
+        (teaching the other channels as bounds named 11 reds, yellows and pinks wrong under tungsten on a
+        tuning tower).
+        """
+        if not self._linear_srgb:
+            values = [value for value, clipping, *_ in found if not clipping.at_black_or_white()]
+            unbounded = np.zeros((len(values), 3), bool)
+            return values, unbounded, unbounded
+        at_least = np.array([clipping.clipped for _, clipping, *_ in found], bool).reshape(-1, 3)
+        at_most = np.array([clipping.dim for _, clipping, *_ in found], bool).reshape(-1, 3)
+        return [value for value, *_ in found], at_least, at_most
+
     def _adapt(
-        self, values: list[npt.NDArray[np.float32]], covariance: npt.NDArray[np.float64]
+        self,
+        values: list[npt.NDArray[np.float32]],
+        at_least: npt.NDArray[np.bool_],
+        at_most: npt.NDArray[np.bool_],
+        covariance: npt.NDArray[np.float64],
     ) -> npt.NDArray[np.float32]:
         """The 12 colour means as this frame's light shows them, learned from the pieces in the frame.
 
@@ -516,8 +547,10 @@ class Detector:
         on relative residuals (a red's dim blue counts as much as a white's; plain residuals let the
         bright pieces decide and threw the dark saturated colours far off) pulled firmly toward the
         identity (``ADAPT_RIDGE``: a frame's few pieces cannot drag it far; on the tuning scenes a
-        light pull let noise in the pieces move colours more than the light did). Two rounds: name,
-        fit ``T``, name again with the moved means.
+        light pull let noise in the pieces move colours more than the light did; ``ADAPT_RIDGE_SRGB``
+        without a matrix). A piece's channel marked ``at_least`` (clipped at white) or ``at_most`` (near
+        black) only bounds the fit (``_fit_row``, ``_teachers``). Two rounds: name, fit ``T``, name again
+        with the moved means.
         """
         means = self._means
         if len(values) < 2:
@@ -540,12 +573,8 @@ class Detector:
             design = np.column_stack([x[:, 0] - x[:, 2], x[:, 1] - x[:, 2]])
             transform = np.eye(3)
             for row in range(3):
-                # relative residuals: a dark channel (a red's blue) weighs as much as a bright one
-                weight = 1.0 / np.maximum(y[:, row], 1e-3)
-                weighted = design * weight[:, None]
-                normal = weighted.T @ weighted + ADAPT_RIDGE * np.eye(2)
-                e0, e1 = np.linalg.solve(normal, weighted.T @ ((y[:, row] - x[:, row]) * weight))
-                transform[row] += (e0, e1, -e0 - e1)
+                bounds = at_least[sure, row], at_most[sure, row] & ~at_least[sure, row]
+                transform[row] += _fit_row(design, x[:, row], y[:, row], *bounds)
             means = np.log(np.maximum(refs @ transform.T, floor)).astype(np.float32)
         return means
 
@@ -711,8 +740,39 @@ class Clipping(NamedTuple):
     (``Detector._dim_mismatch``)."""
 
     def at_black_or_white(self) -> bool:
-        """Whether any channel is clipped at the top or at black (such a piece does not teach ``_adapt``)."""
+        """Whether any channel is clipped at the top or at black (with a matrix such a piece does not teach
+        ``Detector._adapt``)."""
         return bool((self.clipped | self.dark).any())
+
+
+def _fit_row(
+    design: npt.NDArray[np.float64],
+    before: npt.NDArray[np.float64],
+    after: npt.NDArray[np.float64],
+    at_least: npt.NDArray[np.bool_],
+    at_most: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.float64]:
+    """One row of ``Detector._adapt``'s colour transform as ``(e0, e1, -e0 - e1)``: the change that takes the
+    pieces' channel from ``before`` (calibrated response) to ``after`` (this frame's), by ridge least squares
+    on relative residuals (``ADAPT_RIDGE``: a dark channel, a red's blue, weighs as much as a bright one).
+
+    A piece whose channel is clipped at white (``at_least``) or near black (``at_most``) only bounds it: it
+    is left out of the fit unless the fit breaks its bound, and then fitted again with it.
+    """
+    weight = 1.0 / np.maximum(after, 1e-3)
+    weighted, residual = design * weight[:, None], (after - before) * weight
+
+    def solve(taught: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+        rows = weighted[taught]
+        return np.asarray(np.linalg.solve(rows.T @ rows + ADAPT_RIDGE * np.eye(2), rows.T @ residual[taught]))
+
+    free = ~(at_least | at_most)
+    change = solve(free)
+    predicted = before + design @ change
+    broken = (at_least & (predicted < after)) | (at_most & (predicted > after))
+    if broken.any():
+        change = solve(free | broken)
+    return np.array([change[0], change[1], -change[0] - change[1]])
 
 
 def _confidence(d2: npt.NDArray[np.float64]) -> float:

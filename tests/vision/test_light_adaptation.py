@@ -91,6 +91,11 @@ def test_unknown_pieces_carry_low_confidence(synthetic_calibration: Calibration)
 
 
 
+def _unbounded(values: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``Detector._adapt``'s bounds for pieces none of whose channels is clipped at white or near black."""
+    return np.zeros((len(values), 3), bool), np.zeros((len(values), 3), bool)
+
+
 def test_noisy_pieces_cannot_drag_the_adapted_colours_far(synthetic_calibration: Calibration) -> None:
     """The colour transform is learned from the frame's confidently named pieces, whose paints scatter
     about their calibrated colour; that scatter alone (the calibration light, no change to adapt to)
@@ -101,7 +106,7 @@ def test_noisy_pieces_cannot_drag_the_adapted_colours_far(synthetic_calibration:
     rng = np.random.default_rng(0)
     for _ in range(20):
         values = [(detector._means[i] + rng.normal(0, 0.06, 3)).astype(np.float32) for i in teachers]
-        adapted = detector._adapt(values, covariance)
+        adapted = detector._adapt(values, *_unbounded(values), covariance)
         # in linear response relative to the floor: a log change of a channel at 1 % of the floor is noise
         assert np.abs(np.exp(adapted) - np.exp(detector._means)).max() < 0.05
 
@@ -196,7 +201,7 @@ def test_the_adaptation_moves_no_colour_below_a_dark_floor(synthetic_calibration
     warm[0] += (0.3, 0.0, -0.3)  # B, G, R: the blue row takes 0.3 of (blue - red)
     teachers = [detector._names.index(c) for c in ("white", "gray", "beige", "pink", "turquoise", "purple")]
     values = [np.log(refs[i] @ warm.T).astype(np.float32) for i in teachers]
-    adapted = detector._adapt(values, detector._covariances(0.4))
+    adapted = detector._adapt(values, *_unbounded(values), detector._covariances(0.4))
     yellow = detector._names.index("yellow")
     assert (refs[yellow] @ warm.T)[0] < 0  # the light would take the yellow's blue below black
     assert adapted[yellow][0] < detector._means[yellow][0] - 0.2  # the adaptation followed it down ...
@@ -230,3 +235,25 @@ def test_a_piece_clipped_at_white_may_be_lit_brighter_than_its_colour(synthetic_
     assert named(white, np.ones(3, bool)) == "white"
     gray = detector._means[detector._names.index("gray")]
     assert named(gray + 0.3, np.array([False, False, True])) == "gray"
+
+
+def test_a_channel_near_black_on_a_piece_only_bounds_the_adaptation(synthetic_calibration: Calibration) -> None:
+    """A warm light takes a yellow's and an orange's blue below black, where the frame shows a few codes
+    of noise: taken as taught, that blue "rose" against a light that lowers it, and held every colour's
+    blue where it was (a beige's too, which then read yellow). A channel near black says only "at most
+    this much", which the light's fall keeps."""
+    detector = Detector(synthetic_calibration)
+    refs = np.exp(detector._means.astype(np.float64))
+    warm = np.eye(3)
+    warm[0] += (0.3, 0.0, -0.3)  # B, G, R: the blue row takes 0.3 of (blue - red)
+    names = ("white", "gray", "beige", "pink", "turquoise", "purple", "yellow", "orange")
+    teachers = [detector._names.index(c) for c in names]
+    lit = np.array([refs[i] @ warm.T for i in teachers])
+    values = list(np.log(np.maximum(lit, 0.02)).astype(np.float32))  # below black: the frame's noise
+    near_black = lit <= 0.02
+    assert near_black[-2:, 0].all()  # the yellow's and the orange's blue
+    beige = detector._names.index("beige")
+    bounded = detector._adapt(values, np.zeros_like(near_black), near_black, detector._covariances(0.4))
+    assert bounded[beige][0] < detector._means[beige][0] - 0.05  # the beige's blue follows the light down
+    taken_as_seen = detector._adapt(values, *_unbounded(values), detector._covariances(0.4))
+    assert taken_as_seen[beige][0] > bounded[beige][0] + 0.05  # the near-black blue would have held it
