@@ -631,9 +631,8 @@ class Detector:
         if clipped.any():
             d2 = self._lit_distances(value, clipping, means, known, covariance, as_the_camera)
         else:
-            if as_the_camera:
-                means = self._as_the_camera_clips(means, log_floor)
-            delta = means - value
+            seen = self._as_the_camera_clips(means, log_floor) if as_the_camera else means
+            delta = seen - value
             if not known.all():  # channels whose light gain is unknown (clipped floor) cannot compare colours
                 delta = delta[:, known]
                 covariance = covariance[:, known][:, :, known]
