@@ -547,10 +547,9 @@ class Detector:
         on relative residuals (a red's dim blue counts as much as a white's; plain residuals let the
         bright pieces decide and threw the dark saturated colours far off) pulled firmly toward the
         identity (``ADAPT_RIDGE``: a frame's few pieces cannot drag it far; on the tuning scenes a
-        light pull let noise in the pieces move colours more than the light did; ``ADAPT_RIDGE_SRGB``
-        without a matrix). A piece's channel marked ``at_least`` (clipped at white) or ``at_most`` (near
-        black) only bounds the fit (``_fit_row``, ``_teachers``). Two rounds: name, fit ``T``, name again
-        with the moved means.
+        light pull let noise in the pieces move colours more than the light did). A piece's channel
+        marked ``at_least`` (clipped at white) or ``at_most`` (near black) only bounds the fit
+        (``_fit_row``, ``_teachers``). Two rounds: name, fit ``T``, name again with the moved means.
         """
         means = self._means
         if len(values) < 2:
