@@ -5,8 +5,6 @@
 colour matrix from ``M.json`` or ``CAL_DIR/camera.json`` when given (``vision.colour_matrix``).
 ``keshi vision count IMAGE --calibration CAL.json [--json] [--debug-image OUT.png]`` counts the pieces
 of one frame.
-``keshi vision chart-matrix PHOTO --out M.json`` fits the camera's colour matrix from a photo of a
-ColorChecker Classic taken under the tower's light (``vision.chart``) and writes it for ``--colour-matrix``.
 The heavy modules (OpenCV, the detector) load only when a command runs, so ``keshi --help`` stays fast.
 """
 
@@ -20,7 +18,7 @@ from typing import Any
 
 
 def register(subparsers: Any) -> None:
-    """Add the ``vision`` command group (``calibrate``, ``count``, ``chart-matrix``) to the ``keshi`` parser."""
+    """Add the ``vision`` command group (``calibrate``, ``count``) to the ``keshi`` parser."""
     vision = subparsers.add_parser("vision", help="calibrate the camera and count keshis in a frame")
     commands = vision.add_subparsers(dest="vision_command", metavar="VISION_COMMAND")
     commands.required = True
@@ -48,17 +46,6 @@ def register(subparsers: Any) -> None:
     count.add_argument("--debug-image", metavar="OUT.png", type=Path, help="draw what was seen")
     count.set_defaults(func=run_count)
 
-    chart = commands.add_parser(
-        "chart-matrix",
-        help="measure the camera's colour matrix from a photo of a colour chart",
-        description="PHOTO: an X-Rite ColorChecker Classic in the tray under the tower's light, exposure locked "
-        "as for calibration, cropped to the 4x6 patch grid with dark skin top left and white bottom left "
-        "(or turned 180 degrees). Writes M.json for 'keshi vision calibrate --colour-matrix'.",
-    )
-    chart.add_argument("photo", metavar="PHOTO", type=Path, help="the chart photo, cropped to the patches")
-    chart.add_argument("--out", metavar="M.json", type=Path, required=True, help="colour matrix file to write")
-    chart.set_defaults(func=run_chart_matrix)
-
 
 def run_calibrate(args: argparse.Namespace) -> int:
     """Handle ``keshi vision calibrate``: write the calibration and say what was learned."""
@@ -75,21 +62,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
     print(
         f"calibrated {len(calibration.colours)} colours from {args.cal_dir} -> {args.out} "
         f"(piece area {sizes.area_median:.0f} px, tray {calibration.width}x{calibration.height}; {source})"
-    )
-    return 0
-
-
-def run_chart_matrix(args: argparse.Namespace) -> int:
-    """Handle ``keshi vision chart-matrix``: fit, write the matrix, print how well the chart fitted."""
-    from vision.chart import fit
-    from vision.sources import read_image
-
-    result = fit(read_image(args.photo))
-    args.out.write_text(json.dumps(result.matrix) + "\n", encoding="utf-8")
-    turned = " (read turned 180 degrees)" if result.rotated else ""
-    print(
-        f"colour matrix from {result.patches} of 24 patches{turned} -> {args.out}: median patch error "
-        f"{result.median_error:.3f}, largest {result.max_error:.3f} (linear sRGB, the chart's white is 0.88)"
     )
     return 0
 

@@ -95,23 +95,3 @@ class FrameSizeMismatch(FrameError):
 
 class CameraError(VisionError, RuntimeError):
     """A camera could not be opened or stopped delivering frames."""
-
-
-class ChartRefused(CalibrationError):
-    """A colour chart photo no colour matrix can be fitted from (``vision.chart``).
-
-    ``reason`` is one of the ``*`` constants below; ``median_error`` is the fit's median patch error when
-    the photo did not look like the chart.
-    """
-
-    #: fewer pixels than 24 cells can be sampled from
-    TOO_SMALL = "too small"
-    #: too many patches clipped at white or lost in black
-    TOO_FEW_PATCHES = "too few patches"
-    #: the chart's colours do not fit any matrix: not the chart, or cropped or turned wrong
-    NOT_A_CHART = "not a chart"
-
-    def __init__(self, message: str, reason: str, median_error: float | None = None) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.median_error = median_error
