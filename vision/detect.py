@@ -86,6 +86,12 @@ APART = 1.1
 SOLID_SADDLE = 0.7
 #: Largest log-reflectance difference between two maxima of one piece (else two pieces).
 COLOUR_STEP = 0.3
+#: Without the camera's colour matrix: noise (linear, relative to the lit floor) added to each channel of
+#: two distance maxima's colours before they are compared (``_group_peaks``). In the camera's linear sRGB a
+#: saturated paint's weakest channel is dark (codes 6-80 where the floor shows 179: log -2 to -5), where the
+#: sensor's noise and JPEG's coarse colour spread one 7x7 patch over 0-31 codes (a turquoise's red): the
+#: patches' medians at the two maxima along one lying piece's ridge differed by 0.6-1.3 in log, and it split.
+PEAK_NOISE = 0.05
 #: Distance-transform maxima closer than this (times a piece's radius) and without a saddle between
 #: them are one piece, whatever their colour: pieces' centres lie a piece's width apart.
 #: (0.5 before issue 26; 0.7 stops a piece of a camera without a known matrix splitting in two on the
@@ -205,6 +211,7 @@ class Detector:
         chroma = np.linalg.norm(refs - refs.mean(axis=1, keepdims=True), axis=1, keepdims=True)
         with_matrix = calibration.camera.colour_matrix is not None
         self._linear_srgb = not with_matrix
+        self._peak_noise = PEAK_NOISE if self._linear_srgb else 0.0
         #: per colour and channel, the log drift per unit of a floor-pinned 3x3 light change
         self._drift = np.zeros_like(refs) if with_matrix else chroma / refs
         self._channel_noise = np.zeros_like(refs) if with_matrix else CHANNEL_NOISE / refs
@@ -444,7 +451,9 @@ class Detector:
                     peaks.append((x, y))
         if len(peaks) <= 1:  # most blobs: one piece, nothing to group or split
             return [blob.astype(bool)]
-        groups = _group_peaks(dist, refl, peaks, brightness_step, NEAR_PEAKS * radius, solid, APART * radius)
+        groups = _group_peaks(
+            dist, refl, peaks, brightness_step, NEAR_PEAKS * radius, solid, APART * radius, self._peak_noise
+        )
         if len(groups) <= 1:
             return [blob.astype(bool)]
         markers = np.zeros(blob.shape, dtype=np.int32)
@@ -783,6 +792,7 @@ def _group_peaks(
     near: float,
     solid: features.FloatImage | None = None,
     apart: float = np.inf,
+    noise: float = 0.0,
 ) -> list[list[tuple[int, int]]]:
     """Group distance-transform maxima that lie on one piece: same colour and no saddle between them.
 
@@ -801,17 +811,16 @@ def _group_peaks(
     the neck between two touching pieces of one colour. Two groups are not joined when a maximum of
     one and a maximum of the other differ in colour and have a saddle between them: a maximum in the
     shadow between a beige and a pink standing together was alike to each, and the two read as one
-    pink (not asked of maxima darker than ``DARK_HUE``: a black piece's hue is noise).
+    pink (not asked of maxima darker than ``DARK_HUE``: a black piece's hue is noise). Colours (but not
+    brightness) are compared with ``noise`` (linear, ``PEAK_NOISE``) added to each channel, without the
+    camera's matrix: there a saturated paint's dark channel is near black, and its noise is not.
     """
     colours = _patch_colours(refl, peaks)
     chroma = colours - colours.mean(axis=1, keepdims=True)
-    # per pair of maxima (all at once): alike in colour, or near enough to be one piece whatever it says
-    step = np.abs(colours[:, None, :] - colours[None, :, :]).max(axis=2)
-    chroma_step = np.abs(chroma[:, None, :] - chroma[None, :, :]).max(axis=2)
     brightness = colours.mean(axis=1)
-    same_colour = (step < COLOUR_STEP) | (
-        (chroma_step < COLOUR_STEP) & (np.abs(brightness[:, None] - brightness[None, :]) < brightness_step)
-    )
+    # per pair of maxima (all at once): alike in colour, or near enough to be one piece whatever it says
+    # the noise blurs hue, not brightness: a black beside a gray stays darker by as much as it was
+    same_colour = _alike(_with_noise(colours, noise) if noise else colours, brightness, brightness_step)
     xy = np.asarray(peaks, np.int64)
     squared = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
     close = squared < near**2
@@ -849,6 +858,26 @@ def _group_peaks(
                 group[q] = kept
             members[kept].extend(members.pop(joined))
     return [[peaks[i] for i in sorted(m)] for m in sorted(members.values(), key=min)]
+
+
+def _alike(
+    colours: npt.NDArray[np.float32], brightness: npt.NDArray[np.float32], brightness_step: float
+) -> npt.NDArray[np.bool_]:
+    """Per pair of ``colours`` (log), whether they may be one piece's: within ``COLOUR_STEP`` in every
+    channel, or of the same hue and saturation and within ``brightness_step`` in ``brightness`` (shading)."""
+    chroma = colours - colours.mean(axis=1, keepdims=True)
+    step = np.abs(colours[:, None, :] - colours[None, :, :]).max(axis=2)
+    chroma_step = np.abs(chroma[:, None, :] - chroma[None, :, :]).max(axis=2)
+    return np.asarray(
+        (step < COLOUR_STEP)
+        | ((chroma_step < COLOUR_STEP) & (np.abs(brightness[:, None] - brightness[None, :]) < brightness_step))
+    )
+
+
+def _with_noise(colours: npt.NDArray[np.float32], noise: float) -> npt.NDArray[np.float32]:
+    """``colours`` (log reflectance) with ``noise`` (linear, relative to the floor: ``PEAK_NOISE``) added to
+    every channel: a channel that dark says little, and its noise no longer moves its log far."""
+    return np.asarray(np.log(np.exp(colours.astype(np.float64)) + noise), np.float32)
 
 
 def _patch_colours(refl: features.FloatImage, peaks: list[tuple[int, int]]) -> npt.NDArray[np.float32]:
