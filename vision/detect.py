@@ -74,6 +74,13 @@ ADAPT_RIDGE = 5.0
 DARK_HUE = 1.5
 #: Fraction of the lower peak the distance may fall to between two maxima of one piece.
 SADDLE = 0.8
+#: Without the camera's colour matrix: maxima of one colour closer than this (times a piece's radius) lie on
+#: one lying piece's ridge (its two maxima lie about a radius apart; two pieces' centres at least 1.8 radii:
+#: 42 px or more on the tuning towers), and the distance may fall to ``RIDGE_SADDLE`` of the lower peak
+#: between them: a white lying on the light floor loses its shaded edge to the floor, and its blob is
+#: narrow and waisted (0.70-0.79). (With the matrix it is not needed, and it joined standing grays.)
+RIDGE = 1.5
+RIDGE_SADDLE = 0.65
 #: Maxima at least this far apart (times a piece's radius), not both grey and darker than the floor, are
 #: also tested on the blob's shadow-free part (``Detector._solid``): two touching standing pieces' centres
 #: lie about two radii apart, a lying piece's ridge maxima within about one, and a gray or white piece's
@@ -212,6 +219,8 @@ class Detector:
         with_matrix = calibration.camera.colour_matrix is not None
         self._linear_srgb = not with_matrix
         self._peak_noise = PEAK_NOISE if self._linear_srgb else 0.0
+        # with the matrix a lying white keeps its shaded edge, and the lower saddle joined standing grays
+        self._ridge = RIDGE if self._linear_srgb else 0.0
         #: per colour and channel, the log drift per unit of a floor-pinned 3x3 light change
         self._drift = np.zeros_like(refs) if with_matrix else chroma / refs
         self._channel_noise = np.zeros_like(refs) if with_matrix else CHANNEL_NOISE / refs
@@ -452,7 +461,8 @@ class Detector:
         if len(peaks) <= 1:  # most blobs: one piece, nothing to group or split
             return [blob.astype(bool)]
         groups = _group_peaks(
-            dist, refl, peaks, brightness_step, NEAR_PEAKS * radius, solid, APART * radius, self._peak_noise
+            dist, refl, peaks, brightness_step, NEAR_PEAKS * radius, solid, APART * radius, self._peak_noise,
+            self._ridge * radius,
         )
         if len(groups) <= 1:
             return [blob.astype(bool)]
@@ -793,6 +803,7 @@ def _group_peaks(
     solid: features.FloatImage | None = None,
     apart: float = np.inf,
     noise: float = 0.0,
+    ridge: float = 0.0,
 ) -> list[list[tuple[int, int]]]:
     """Group distance-transform maxima that lie on one piece: same colour and no saddle between them.
 
@@ -813,7 +824,9 @@ def _group_peaks(
     shadow between a beige and a pink standing together was alike to each, and the two read as one
     pink (not asked of maxima darker than ``DARK_HUE``: a black piece's hue is noise). Colours (but not
     brightness) are compared with ``noise`` (linear, ``PEAK_NOISE``) added to each channel, without the
-    camera's matrix: there a saturated paint's dark channel is near black, and its noise is not.
+    camera's matrix: there a saturated paint's dark channel is near black, and its noise is not. Maxima
+    of one colour closer than ``ridge`` (``RIDGE`` of a piece's radius, without the matrix) may have a
+    lower saddle (``RIDGE_SADDLE``): a lying white's blob can be waisted where its shaded edge went to the floor.
     """
     colours = _patch_colours(refl, peaks)
     chroma = colours - colours.mean(axis=1, keepdims=True)
@@ -824,6 +837,8 @@ def _group_peaks(
     xy = np.asarray(peaks, np.int64)
     squared = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
     close = squared < near**2
+    # one colour, a lying piece's length apart: one piece unless the distance falls below ``RIDGE_SADDLE``
+    share = np.where(same_colour & (squared < ridge**2), RIDGE_SADDLE, SADDLE)
     # a gray piece or a shadow: about grey (``PAINT_CHROMA``) and darker than the floor
     dim_grey = (np.abs(chroma).max(axis=1) < PAINT_CHROMA) & (brightness < 0)
     shadow_free = (squared >= apart**2) & ~(dim_grey[:, None] & dim_grey[None, :])
@@ -841,7 +856,7 @@ def _group_peaks(
 
     for i in range(len(peaks)):
         for j in range(i + 1, len(peaks)):
-            if group[i] == group[j] or not (same_colour[i, j] or close[i, j]) or saddle(i, j):
+            if group[i] == group[j] or not (same_colour[i, j] or close[i, j]) or saddle(i, j, dist, share[i, j]):
                 continue
             if solid is not None and shadow_free[i, j] and saddle(i, j, solid, SOLID_SADDLE):
                 continue

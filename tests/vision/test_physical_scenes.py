@@ -257,3 +257,15 @@ def test_a_lying_piece_is_one_piece_without_the_colour_matrix(tower: Tower) -> N
     scene = Scene([Piece("purple", "lying", 581, 368, 5, 0.05, 1.02)], lamps, 90, 117)
     detection = Detector(tower.without_matrix).detect(render(scene, TEST_TOWER.tray))
     assert detection.counts == scene.counts() and detection.unknown == 0
+
+
+def test_a_lying_white_whose_shaded_edge_went_to_the_floor_is_one_piece(tower: Tower) -> None:
+    """Under a warm room lamp a lying white's shaded edge matches the light floor: its blob is narrow and
+    waisted, the distance between its two ridge maxima (of one colour, 26 px apart) fell just below
+    ``SADDLE`` of the lower peak, and without the camera's matrix it was counted twice. Maxima of one
+    colour closer than ``RIDGE`` of a radius may fall to ``RIDGE_SADDLE`` (two pieces' centres lie farther
+    apart). (Issue 26's eighth round.)"""
+    white = Piece("white", "lying", 513.6, 212.9, 94.1, -0.021, 0.941)
+    scene = Scene([white], [Lamp("led-3000", 520.2, 450.9, 1199.4, 0.87)], 90, 19)
+    detection = Detector(tower.without_matrix).detect(render(scene, TEST_TOWER.tray))
+    assert detection.counts == scene.counts() and detection.unknown == 0
