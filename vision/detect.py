@@ -99,6 +99,10 @@ COLOUR_STEP = 0.3
 #: sensor's noise and JPEG's coarse colour spread one 7x7 patch over 0-31 codes (a turquoise's red): the
 #: patches' medians at the two maxima along one lying piece's ridge differed by 0.6-1.3 in log, and it split.
 PEAK_NOISE = 0.05
+#: Without the camera's colour matrix: a channel of a distance maximum's colour below this share of its
+#: brightest channel (linear) is taken at that share when maxima are compared: it says nothing of the hue
+#: (under warm light a yellow's blue lies 3-4 log below its red and varied by 1.4 along one lying piece).
+HUE_FLOOR = 0.1
 #: Distance-transform maxima closer than this (times a piece's radius) and without a saddle between
 #: them are one piece, whatever their colour: pieces' centres lie a piece's width apart.
 #: (0.5 before issue 26; 0.7 stops a piece of a camera without a known matrix splitting in two on the
@@ -890,9 +894,13 @@ def _alike(
 
 
 def _with_noise(colours: npt.NDArray[np.float32], noise: float) -> npt.NDArray[np.float32]:
-    """``colours`` (log reflectance) with ``noise`` (linear, relative to the floor: ``PEAK_NOISE``) added to
-    every channel: a channel that dark says little, and its noise no longer moves its log far."""
-    return np.asarray(np.log(np.exp(colours.astype(np.float64)) + noise), np.float32)
+    """``colours`` (log reflectance) with each channel held at ``HUE_FLOOR`` of its colour's brightest one
+    or more, and ``noise`` (linear, relative to the floor: ``PEAK_NOISE``) added to every channel: a channel
+    that dark says little, and its noise no longer moves its log far. (A pale colour has no channel that
+    far below its brightest: the floor leaves it as it was.)"""
+    linear = np.exp(colours.astype(np.float64))
+    linear = np.maximum(linear, HUE_FLOOR * linear.max(axis=1, keepdims=True))
+    return np.asarray(np.log(linear + noise), np.float32)
 
 
 def _patch_colours(refl: features.FloatImage, peaks: list[tuple[int, int]]) -> npt.NDArray[np.float32]:

@@ -269,3 +269,13 @@ def test_a_lying_white_whose_shaded_edge_went_to_the_floor_is_one_piece(tower: T
     scene = Scene([white], [Lamp("led-3000", 520.2, 450.9, 1199.4, 0.87)], 90, 19)
     detection = Detector(tower.without_matrix).detect(render(scene, TEST_TOWER.tray))
     assert detection.counts == scene.counts() and detection.unknown == 0
+
+
+def test_a_lying_yellow_under_a_warm_lamp_is_one_piece_without_the_colour_matrix(tower: Tower) -> None:
+    """Under a 3000 K lamp a yellow's blue lies far below its red in the camera's linear sRGB, and between
+    the two distance maxima along a lying yellow's ridge it varied beyond what ``PEAK_NOISE`` absorbs: it
+    was counted twice. A channel below ``HUE_FLOOR`` of the brightest says nothing of the hue."""
+    yellow = Piece("yellow", "lying", 409, 262, 84, 0.0, 1.05)
+    scene = Scene([yellow], [Lamp("led-3000", 246.7, 476.6, 1039.6, 0.92)], 90, 39)
+    detection = Detector(tower.without_matrix).detect(render(scene, TEST_TOWER.tray))
+    assert detection.counts == scene.counts() and detection.unknown == 0
