@@ -827,8 +827,9 @@ def _group_peaks(
     one and a maximum of the other differ in colour and have a saddle between them: a maximum in the
     shadow between a beige and a pink standing together was alike to each, and the two read as one
     pink (not asked of maxima darker than ``DARK_HUE``: a black piece's hue is noise). Colours (but not
-    brightness) are compared with ``noise`` (linear, ``PEAK_NOISE``) added to each channel, without the
-    camera's matrix: there a saturated paint's dark channel is near black, and its noise is not. Maxima
+    brightness) are compared with ``noise`` (linear, ``PEAK_NOISE``) added to each channel and a channel
+    below ``HUE_FLOOR`` of the brightest held there (``_with_noise``), without the camera's matrix: there
+    a saturated paint's dark channel is near black, and its noise is not. Maxima
     of one colour closer than ``ridge`` (``RIDGE`` of a piece's radius, without the matrix) may have a
     lower saddle (``RIDGE_SADDLE``): a lying white's blob can be waisted where its shaded edge went to the floor.
     """
