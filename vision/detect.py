@@ -80,6 +80,13 @@ ADAPT_RIDGE = 5.0
 DARK_HUE = 1.5
 #: Fraction of the lower peak the distance may fall to between two maxima of one piece.
 SADDLE = 0.8
+#: Without the camera's colour matrix: maxima of one colour closer than this (times a piece's radius) lie on
+#: one lying piece's ridge (its two maxima lie about a radius apart; two pieces' centres at least 1.8 radii:
+#: 42 px or more on the tuning towers), and the distance may fall to ``RIDGE_SADDLE`` of the lower peak
+#: between them: a white lying on the light floor loses its shaded edge to the floor, and its blob is
+#: narrow and waisted (0.70-0.79). (With the matrix it is not needed, and it joined standing grays.)
+RIDGE = 1.5
+RIDGE_SADDLE = 0.65
 #: Maxima at least this far apart (times a piece's radius), not both grey and darker than the floor, are
 #: also tested on the blob's shadow-free part (``Detector._solid``): two touching standing pieces' centres
 #: lie about two radii apart, a lying piece's ridge maxima within about one, and a gray or white piece's
@@ -92,6 +99,16 @@ APART = 1.1
 SOLID_SADDLE = 0.7
 #: Largest log-reflectance difference between two maxima of one piece (else two pieces).
 COLOUR_STEP = 0.3
+#: Without the camera's colour matrix: noise (linear, relative to the lit floor) added to each channel of
+#: two distance maxima's colours before they are compared (``_group_peaks``). In the camera's linear sRGB a
+#: saturated paint's weakest channel is dark (codes 6-80 where the floor shows 179: log -2 to -5), where the
+#: sensor's noise and JPEG's coarse colour spread one 7x7 patch over 0-31 codes (a turquoise's red): the
+#: patches' medians at the two maxima along one lying piece's ridge differed by 0.6-1.3 in log, and it split.
+PEAK_NOISE = 0.05
+#: Without the camera's colour matrix: a channel of a distance maximum's colour below this share of its
+#: brightest channel (linear) is taken at that share when maxima are compared: it says nothing of the hue
+#: (under warm light a yellow's blue lies 3-4 log below its red and varied by 1.4 along one lying piece).
+HUE_FLOOR = 0.1
 #: Distance-transform maxima closer than this (times a piece's radius) and without a saddle between
 #: them are one piece, whatever their colour: pieces' centres lie a piece's width apart.
 #: (0.5 before issue 26; 0.7 stops a piece of a camera without a known matrix splitting in two on the
@@ -211,6 +228,9 @@ class Detector:
         chroma = np.linalg.norm(refs - refs.mean(axis=1, keepdims=True), axis=1, keepdims=True)
         with_matrix = calibration.camera.colour_matrix is not None
         self._linear_srgb = not with_matrix
+        self._peak_noise = PEAK_NOISE if self._linear_srgb else 0.0
+        # with the matrix a lying white keeps its shaded edge, and the lower saddle joined standing grays
+        self._ridge = RIDGE if self._linear_srgb else 0.0
         #: per colour and channel, the log drift per unit of a floor-pinned 3x3 light change
         self._drift = np.zeros_like(refs) if with_matrix else chroma / refs
         self._channel_noise = np.zeros_like(refs) if with_matrix else CHANNEL_NOISE / refs
@@ -449,7 +469,10 @@ class Detector:
                     peaks.append((x, y))
         if len(peaks) <= 1:  # most blobs: one piece, nothing to group or split
             return [blob.astype(bool)]
-        groups = _group_peaks(dist, refl, peaks, brightness_step, NEAR_PEAKS * radius, solid, APART * radius)
+        groups = _group_peaks(
+            dist, refl, peaks, brightness_step, NEAR_PEAKS * radius, solid, APART * radius, self._peak_noise,
+            self._ridge * radius,
+        )
         if len(groups) <= 1:
             return [blob.astype(bool)]
         markers = np.zeros(blob.shape, dtype=np.int32)
@@ -841,6 +864,8 @@ def _group_peaks(
     near: float,
     solid: features.FloatImage | None = None,
     apart: float = np.inf,
+    noise: float = 0.0,
+    ridge: float = 0.0,
 ) -> list[list[tuple[int, int]]]:
     """Group distance-transform maxima that lie on one piece: same colour and no saddle between them.
 
@@ -859,20 +884,24 @@ def _group_peaks(
     the neck between two touching pieces of one colour. Two groups are not joined when a maximum of
     one and a maximum of the other differ in colour and have a saddle between them: a maximum in the
     shadow between a beige and a pink standing together was alike to each, and the two read as one
-    pink (not asked of maxima darker than ``DARK_HUE``: a black piece's hue is noise).
+    pink (not asked of maxima darker than ``DARK_HUE``: a black piece's hue is noise). Colours (but not
+    brightness) are compared with ``noise`` (linear, ``PEAK_NOISE``) added to each channel and a channel
+    below ``HUE_FLOOR`` of the brightest held there (``_with_noise``), without the camera's matrix: there
+    a saturated paint's dark channel is near black, and its noise is not. Maxima
+    of one colour closer than ``ridge`` (``RIDGE`` of a piece's radius, without the matrix) may have a
+    lower saddle (``RIDGE_SADDLE``): a lying white's blob can be waisted where its shaded edge went to the floor.
     """
     colours = _patch_colours(refl, peaks)
     chroma = colours - colours.mean(axis=1, keepdims=True)
-    # per pair of maxima (all at once): alike in colour, or near enough to be one piece whatever it says
-    step = np.abs(colours[:, None, :] - colours[None, :, :]).max(axis=2)
-    chroma_step = np.abs(chroma[:, None, :] - chroma[None, :, :]).max(axis=2)
     brightness = colours.mean(axis=1)
-    same_colour = (step < COLOUR_STEP) | (
-        (chroma_step < COLOUR_STEP) & (np.abs(brightness[:, None] - brightness[None, :]) < brightness_step)
-    )
+    # per pair of maxima (all at once): alike in colour, or near enough to be one piece whatever it says
+    # the noise blurs hue, not brightness: a black beside a gray stays darker by as much as it was
+    same_colour = _alike(_with_noise(colours, noise) if noise else colours, brightness, brightness_step)
     xy = np.asarray(peaks, np.int64)
     squared = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
     close = squared < near**2
+    # one colour, a lying piece's length apart: one piece unless the distance falls below ``RIDGE_SADDLE``
+    share = np.where(same_colour & (squared < ridge**2), RIDGE_SADDLE, SADDLE)
     # a gray piece or a shadow: about grey (``PAINT_CHROMA``) and darker than the floor
     dim_grey = (np.abs(chroma).max(axis=1) < PAINT_CHROMA) & (brightness < 0)
     shadow_free = (squared >= apart**2) & ~(dim_grey[:, None] & dim_grey[None, :])
@@ -890,7 +919,7 @@ def _group_peaks(
 
     for i in range(len(peaks)):
         for j in range(i + 1, len(peaks)):
-            if group[i] == group[j] or not (same_colour[i, j] or close[i, j]) or saddle(i, j):
+            if group[i] == group[j] or not (same_colour[i, j] or close[i, j]) or saddle(i, j, dist, share[i, j]):
                 continue
             if solid is not None and shadow_free[i, j] and saddle(i, j, solid, SOLID_SADDLE):
                 continue
@@ -907,6 +936,30 @@ def _group_peaks(
                 group[q] = kept
             members[kept].extend(members.pop(joined))
     return [[peaks[i] for i in sorted(m)] for m in sorted(members.values(), key=min)]
+
+
+def _alike(
+    colours: npt.NDArray[np.float32], brightness: npt.NDArray[np.float32], brightness_step: float
+) -> npt.NDArray[np.bool_]:
+    """Per pair of ``colours`` (log), whether they may be one piece's: within ``COLOUR_STEP`` in every
+    channel, or of the same hue and saturation and within ``brightness_step`` in ``brightness`` (shading)."""
+    chroma = colours - colours.mean(axis=1, keepdims=True)
+    step = np.abs(colours[:, None, :] - colours[None, :, :]).max(axis=2)
+    chroma_step = np.abs(chroma[:, None, :] - chroma[None, :, :]).max(axis=2)
+    return np.asarray(
+        (step < COLOUR_STEP)
+        | ((chroma_step < COLOUR_STEP) & (np.abs(brightness[:, None] - brightness[None, :]) < brightness_step))
+    )
+
+
+def _with_noise(colours: npt.NDArray[np.float32], noise: float) -> npt.NDArray[np.float32]:
+    """``colours`` (log reflectance) with each channel held at ``HUE_FLOOR`` of its colour's brightest one
+    or more, and ``noise`` (linear, relative to the floor: ``PEAK_NOISE``) added to every channel: a channel
+    that dark says little, and its noise no longer moves its log far. (A pale colour has no channel that
+    far below its brightest: the floor leaves it as it was.)"""
+    linear = np.exp(colours.astype(np.float64))
+    linear = np.maximum(linear, HUE_FLOOR * linear.max(axis=1, keepdims=True))
+    return np.asarray(np.log(linear + noise), np.float32)
 
 
 def _patch_colours(refl: features.FloatImage, peaks: list[tuple[int, int]]) -> npt.NDArray[np.float32]:
