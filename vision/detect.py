@@ -158,6 +158,11 @@ DARK_CODE = 3
 DIM_CODE = 8
 DIM_NOISE = float(features.SRGB_TO_LINEAR[DIM_CODE])
 DIM_SPREAD = 0.5
+#: ``Detector._dim_mismatch`` decides only between colours whose distances differ by less than this (d²): the
+#: frame's near-black channels break a tie (a red lit brighter lies near a dim orange), and do not overturn a
+#: clear nearest colour: under tungsten a perturbed matrix's red model shows blue where the frame's red is
+#: black, and standing reds nearest to red by 6 (d² 1.2 against 7.5 to orange) were made unknown.
+DIM_TIE = 2.0
 #: A segment with fewer of its pixels off the floor in colour is clipped floor, not a piece (``_off_the_floor``).
 OFF_FLOOR_SHARE = 0.1
 #: Holes inside a blob smaller than this share of the smallest calibrated piece are part of the piece.
@@ -661,7 +666,7 @@ class Detector:
             # the frame's inverse serves every piece with all channels compared in full
             inv_cov = np.linalg.inv(covariance) if not known.all() else frame_inverse
             d2 = np.einsum("ki,kij,kj->k", delta, inv_cov, delta)
-        if not self._linear_srgb and clipping.dim.any():
+        if not self._linear_srgb and clipping.dim.any() and _margin(d2) < DIM_TIE:
             d2 = d2 + self._dim_mismatch(value, clipping, means)
         best = int(np.argmin(d2))
         confidence = _confidence(d2)
@@ -794,6 +799,15 @@ def _fit_row(
     if broken.any():
         change = solve(free | broken)
     return np.array([change[0], change[1], -change[0] - change[1]])
+
+
+def _margin(d2: npt.NDArray[np.float64]) -> float:
+    """How much farther the second nearest colour is than the nearest (squared distances ``d2``; infinite
+    when only one colour is calibrated)."""
+    if d2.size < 2:
+        return float("inf")
+    nearest, second = np.partition(d2, 1)[:2]
+    return float(second - nearest)
 
 
 def _confidence(d2: npt.NDArray[np.float64]) -> float:
