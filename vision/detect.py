@@ -901,9 +901,9 @@ def _group_peaks(
     pink (not asked of maxima darker than ``DARK_HUE``: a black piece's hue is noise). Colours (but not
     brightness) are compared with ``noise`` (linear, ``PEAK_NOISE``) added to each channel and a channel
     below ``HUE_FLOOR`` of the brightest held there (``_with_noise``), without the camera's matrix: there
-    a saturated paint's dark channel is near black, and its noise is not. Maxima
-    of one colour closer than ``ridge`` (``RIDGE`` of a piece's radius, without the matrix) may have a
-    lower saddle (``RIDGE_SADDLE``): a lying white's blob can be waisted where its shaded edge went to the floor.
+    a saturated paint's dark channel is near black, and its noise is not. Maxima of one colour closer
+    than ``ridge`` (``RIDGE`` of a piece's radius, without the matrix) may have a lower saddle
+    (``RIDGE_SADDLE``): a lying white's blob can be waisted where its shaded edge went to the floor.
     """
     colours = _patch_colours(refl, peaks)
     chroma = colours - colours.mean(axis=1, keepdims=True)
