@@ -820,10 +820,10 @@ def _confidence(d2: npt.NDArray[np.float64]) -> float:
     fitted on the tuning split of ``vision.physical`` (``python -m vision.physical.fit_confidence``),
     never on the held-out split, so that a piece reported at 0.9 is right about 90 % of the time.
     """
-    nearest, second = np.partition(d2, 1)[:2] if d2.size > 1 else (float(d2[0]), np.inf)
+    nearest = float(d2.min())
     if nearest > MAX_DISTANCE**2:  # the tuning scenes hold no unfamiliar paints to learn this from
         return FAR_CONFIDENCE
-    margin = min(float(second - nearest), MARGIN_CAP)
+    margin = min(_margin(d2), MARGIN_CAP)
     logit = CONFIDENCE_MODEL[0] + CONFIDENCE_MODEL[1] * np.sqrt(margin) + CONFIDENCE_MODEL[2] * np.log1p(nearest)
     return float(1.0 / (1.0 + np.exp(-logit)))
 

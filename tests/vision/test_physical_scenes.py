@@ -275,7 +275,7 @@ def test_a_lying_piece_is_one_piece_without_the_colour_matrix(tower: Tower) -> N
     lying piece's ridge, and this purple (with this noise draw) was counted twice. A little noise
     (``PEAK_NOISE``) added to every channel before maxima are compared keeps it one piece. (Issue 26's
     eighth round; on the tuning towers most lying pieces counted twice without the matrix were this.)"""
-    lamps = LIGHTS["65 % brightness"](np.random.default_rng())
+    lamps = LIGHTS["65 % brightness"](np.random.default_rng(0))
     scene = Scene([Piece("purple", "lying", 581, 368, 5, 0.05, 1.02)], lamps, 90, 117)
     detection = Detector(tower.without_matrix).detect(render(scene, TEST_TOWER.tray))
     assert detection.counts == scene.counts() and detection.unknown == 0
