@@ -99,6 +99,20 @@ APART = 1.1
 SOLID_SADDLE = 0.7
 #: Largest log-reflectance difference between two maxima of one piece (else two pieces).
 COLOUR_STEP = 0.3
+#: A blob of several pieces is also cut along its edges (``_edge_cut``): where the frame's gradient is at
+#: least this share of the blob's 99th percentile. Its maxima are then those of the cut blob, one per
+#: piece's core: in the whole blob, three pieces around a small enclosed gap (filled as a hole) or seven in
+#: a row peaked at their junctions, not at their centres, and pieces were lost or read as one.
+EDGE_CUT = 0.3
+#: Two maxima of one colour on a blob cut along its edges stay apart when the cut falls between them and
+#: both lie at least this far (times a piece's radius) inside the cut: two whole pieces' cores (two
+#: touching standing grays, whose shadows fill the neck of the whole blob). A lying pale piece's facets
+#: cut it into smaller parts, which do join.
+CORE = 0.8
+#: A maximum of the cut blob is a marker only this far (times a piece's radius) inside the cut or more;
+#: elsewhere the whole blob's maxima stand: a lying piece whose lit and shaded faces meet at an edge
+#: (the shared sample's turquoise) falls apart into two thin halves, each of them of another shade.
+MARK = 0.6
 #: Without the camera's colour matrix: noise (linear, relative to the lit floor) added to each channel of
 #: two distance maxima's colours before they are compared (``_group_peaks``). In the camera's linear sRGB a
 #: saturated paint's weakest channel is dark (codes 6-80 where the floor shows 179: log -2 to -5), where the
@@ -323,9 +337,10 @@ class Detector:
                 continue
             x0, y0 = max(0, x - pad), max(0, y - pad)
             x1, y1 = min(frame.shape[1], x + w + pad), min(frame.shape[0], y + h + pad)
-            blob = self._complete((labels[y0:y1, x0:x1] == index).astype(np.uint8))
+            raw = (labels[y0:y1, x0:x1] == index).astype(np.uint8)
+            blob = self._complete(raw)
             crop, crop_refl = frame[y0:y1, x0:x1], refl[y0:y1, x0:x1]
-            parts = self._split(crop, crop_refl, blob, self._brightness_step)
+            parts = self._split(crop, crop_refl, blob, self._brightness_step, raw)
             for part in parts:
                 if self._brightness_step and part.sum() > self._resplit_area:
                     # several pieces left in one: shading let unlike colours join; try without that rule
@@ -458,16 +473,33 @@ class Detector:
         refl: features.FloatImage,
         blob: npt.NDArray[np.uint8],
         brightness_step: float,
+        raw: npt.NDArray[np.uint8] | None = None,
     ) -> list[npt.NDArray[np.bool_]]:
         """Split one blob at the saddles of its distance transform (one marker per piece), by watershed;
-        ``brightness_step`` as in ``_group_peaks``. In sensor space a blob of several pieces also
-        gets the peaks of its shadow-free part (``_solid``) that lie far from every other peak."""
+        ``brightness_step`` as in ``_group_peaks``. A blob of several pieces (larger than
+        ``RESPLIT_RATIO`` of a lying piece) takes its markers from the blob cut along its edges
+        (``_edge_cut``, ``EDGE_CUT``) when any at least ``MARK`` deep are found there, plus the whole
+        blob's own that lie farther than a piece's radius from all of them (a part the cut lost: a white
+        clipped in the lit frame of a pair shows an edge across itself), and also gets the peaks of its
+        shadow-free part (``_solid``) that lie far from every other peak. ``raw``: the blob before
+        ``_complete`` filled its holes; the cut, the whole blob's markers and the shadow-free part keep a
+        gap enclosed by touching pieces open, where the filled blob's distance would peak."""
         dist = np.asarray(cv2.distanceTransform(blob, cv2.DIST_L2, 5), np.float32)
-        peaks = self._peaks(dist)
         radius = self.calibration.size_prior.radius
-        solid = None
+        peaks = self._peaks(dist)
+        cut = solid = None
         if blob.sum() > self._resplit_area:
-            solid = np.asarray(cv2.distanceTransform(self._solid(refl, blob), cv2.DIST_L2, 5), np.float32)
+            open_blob = blob if raw is None else blob & raw
+            # the cut's own small holes (a pale piece's facets, a lying piece's seam) are filled again
+            cut = np.asarray(
+                cv2.distanceTransform(self._fill_holes(_edge_cut(crop, open_blob)), cv2.DIST_L2, 5), np.float32
+            )
+            cut_peaks = [(x, y) for x, y in self._peaks(cut) if cut[y, x] >= MARK * radius]
+            if cut_peaks:
+                whole = np.asarray(cv2.distanceTransform(open_blob, cv2.DIST_L2, 5), np.float32)
+                peaks = cut_peaks + [(x, y) for x, y in self._peaks(whole)
+                                     if all((x - px) ** 2 + (y - py) ** 2 > radius**2 for px, py in cut_peaks)]
+            solid = np.asarray(cv2.distanceTransform(self._solid(refl, blob) & open_blob, cv2.DIST_L2, 5), np.float32)
             reach = radius
             for x, y in self._peaks(solid):
                 if all((x - px) ** 2 + (y - py) ** 2 > reach**2 for px, py in peaks):
@@ -476,7 +508,7 @@ class Detector:
             return [blob.astype(bool)]
         groups = _group_peaks(
             dist, refl, peaks, brightness_step, NEAR_PEAKS * radius, solid, APART * radius, self._peak_noise,
-            self._ridge * radius,
+            self._ridge * radius, cut, CORE * radius,
         )
         if len(groups) <= 1:
             return [blob.astype(bool)]
@@ -870,6 +902,19 @@ def _colour_shift(gain: npt.NDArray[np.float32]) -> float:
     return float(np.abs(gain - gain.mean()).max())
 
 
+def _edge_cut(crop: npt.NDArray[np.uint8], blob: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """``blob`` without its edges: the pixels where the frame's gradient (3x3 Gaussian, then Sobel, summed
+    over the channels) is at least ``EDGE_CUT`` of the blob's 99th percentile, opened by 3x3 so that thin
+    bridges go too. Each piece's outline is such an edge, so touching pieces fall apart into their cores."""
+    frame = cv2.GaussianBlur(crop.astype(np.float32), (3, 3), 0)
+    gx = cv2.Sobel(frame, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(frame, cv2.CV_32F, 0, 1, ksize=3)
+    gradient = np.sqrt((gx**2 + gy**2).sum(axis=2))
+    inside = blob > 0
+    cut = (inside & (gradient < EDGE_CUT * np.percentile(gradient[inside], 99))).astype(np.uint8)
+    return np.asarray(cv2.morphologyEx(cut, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+
+
 def _group_peaks(
     dist: features.FloatImage,
     refl: features.FloatImage,
@@ -880,6 +925,8 @@ def _group_peaks(
     apart: float = np.inf,
     noise: float = 0.0,
     ridge: float = 0.0,
+    cut: features.FloatImage | None = None,
+    core: float = 0.0,
 ) -> list[list[tuple[int, int]]]:
     """Group distance-transform maxima that lie on one piece: same colour and no saddle between them.
 
@@ -904,13 +951,19 @@ def _group_peaks(
     a saturated paint's dark channel is near black, and its noise is not. Maxima of one colour closer
     than ``ridge`` (``RIDGE`` of a piece's radius, without the matrix) may have a lower saddle
     (``RIDGE_SADDLE``): a lying white's blob can be waisted where its shaded edge went to the floor.
+    With ``cut``, the distance transform of the blob cut along its edges (``_edge_cut``), two maxima with
+    a saddle in it also stay apart when they differ in shade (``COLOUR_STEP`` in some channel, brightness
+    included) or both lie ``core`` or more inside the cut (two whole pieces of one colour).
     """
     colours = _patch_colours(refl, peaks)
     chroma = colours - colours.mean(axis=1, keepdims=True)
     brightness = colours.mean(axis=1)
     # per pair of maxima (all at once): alike in colour, or near enough to be one piece whatever it says
     # the noise blurs hue, not brightness: a black beside a gray stays darker by as much as it was
-    same_colour = _alike(_with_noise(colours, noise) if noise else colours, brightness, brightness_step)
+    compared = _with_noise(colours, noise) if noise else colours
+    same_colour = _alike(compared, brightness, brightness_step)
+    same_shade = _alike(compared, brightness, 0.0)  # within ``COLOUR_STEP`` in every channel, brightness too
+    cores = np.array([cut is not None and float(cut[y, x]) >= core for x, y in peaks])
     xy = np.asarray(peaks, np.int64)
     squared = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
     close = squared < near**2
@@ -936,6 +989,8 @@ def _group_peaks(
             if group[i] == group[j] or not (same_colour[i, j] or close[i, j]) or saddle(i, j, dist, share[i, j]):
                 continue
             if solid is not None and shadow_free[i, j] and saddle(i, j, solid, SOLID_SADDLE):
+                continue
+            if cut is not None and int(cores[i]) + int(cores[j]) > int(same_shade[i, j]) and saddle(i, j, cut):
                 continue
             kept, joined = group[i], group[j]
             # two pieces of two colours with a neck between them stay two, though a maximum in the shadow

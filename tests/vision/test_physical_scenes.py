@@ -314,3 +314,41 @@ def test_a_red_lit_brighter_under_tungsten_is_not_made_unknown_by_its_blue() -> 
         scene = make_scene(tower, "tungsten 2700 K", index)
         detection = detector.detect(render(scene, tower.tray))
         assert detection.counts == scene.counts() and detection.unknown == 0
+
+
+def _eighth_round_scene(light: str, index: int, with_matrix: bool) -> bool:
+    """Whether the eighth round's held-out split (read after it was reported), on its first tower (the
+    camera with its fitted matrix), is counted right in scene ``index`` of ``light``."""
+    tower = towers(ACROSS_CAMERAS_7)[0][1]
+    empty, shots = calibration_frames(tower)
+    detector = Detector(calibrate(empty, shots, camera_settings(tower.tray) if with_matrix else None))
+    scene = make_scene(tower, light, index)
+    detection = detector.detect(render(scene, tower.tray))
+    return detection.counts == scene.counts() and detection.unknown == 0
+
+
+def test_three_pieces_around_a_small_enclosed_gap_are_three() -> None:
+    """A lying gray, a lying black and a standing yellow touch around a gap of floor small enough to be
+    filled as a hole; the filled blob's distance peaked at the gap, far from every piece's centre, and
+    the three were one segment (a gray and two unknown). The blob cut along its edges, with the gap
+    kept open, has a core per piece."""
+    assert _eighth_round_scene("fluorescent F11", 57, with_matrix=True)
+
+
+def test_two_touching_standing_grays_are_two() -> None:
+    """Two standing grays touch under a 3000 K lamp; their shadows fill the neck between them, and a
+    gray is the floor's colour, darker, so the shadow-free part does not show the neck either: they were
+    one gray. Cut along its edges each is a whole core, and two cores of one colour stay apart."""
+    assert _eighth_round_scene("warm LED 3000 K", 30, with_matrix=True)
+
+
+def test_seven_touching_pieces_in_a_row_are_seven() -> None:
+    """Seven pieces touching in a chain under a 6600 K lamp: the distance of the whole blob peaked at the
+    junctions, a gray was lost and a lying brown split in two."""
+    assert _eighth_round_scene("cool LED 6600 K", 23, with_matrix=True)
+
+
+def test_a_turquoise_touching_a_black_is_not_read_black_without_the_matrix() -> None:
+    """Under tungsten, without the camera's matrix, a standing turquoise and a black touching it were
+    grouped as one piece and read black: a wrong colour and a missed piece."""
+    assert _eighth_round_scene("tungsten 2700 K", 1, with_matrix=False)
