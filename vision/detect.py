@@ -100,14 +100,14 @@ SOLID_SADDLE = 0.7
 #: Largest log-reflectance difference between two maxima of one piece (else two pieces).
 COLOUR_STEP = 0.3
 #: A blob of several pieces is also cut along its edges (``_edge_cut``): where the frame's gradient is at
-#: least this share of the blob's 99th percentile. Its maxima are then those of the cut blob, one per
-#: piece's core: in the whole blob, three pieces around a small enclosed gap (filled as a hole) or seven in
+#: least this share of the blob's 99th percentile. Its markers are then the cut blob's maxima, one per
+#: piece's core (``MARK``): in the whole blob, three pieces around a small enclosed gap (filled as a hole) or seven in
 #: a row peaked at their junctions, not at their centres, and pieces were lost or read as one.
 EDGE_CUT = 0.3
 #: Two maxima of one colour on a blob cut along its edges stay apart when the cut falls between them and
 #: both lie at least this far (times a piece's radius) inside the cut: two whole pieces' cores (two
-#: touching standing grays, whose shadows fill the neck of the whole blob). A lying pale piece's facets
-#: cut it into smaller parts, which do join.
+#: touching standing grays, whose shadows fill the neck of the whole blob); of two shades, when one does.
+#: A lying pale piece's facets cut it into smaller parts, which do join.
 CORE = 0.8
 #: A maximum of the cut blob is a marker only this far (times a piece's radius) inside the cut or more;
 #: elsewhere the whole blob's maxima stand: a lying piece whose lit and shaded faces meet at an edge
@@ -952,8 +952,9 @@ def _group_peaks(
     than ``ridge`` (``RIDGE`` of a piece's radius, without the matrix) may have a lower saddle
     (``RIDGE_SADDLE``): a lying white's blob can be waisted where its shaded edge went to the floor.
     With ``cut``, the distance transform of the blob cut along its edges (``_edge_cut``), two maxima with
-    a saddle in it also stay apart when they differ in shade (``COLOUR_STEP`` in some channel, brightness
-    included) or both lie ``core`` or more inside the cut (two whole pieces of one colour).
+    a saddle in it also stay apart when both lie ``core`` or more inside the cut (two whole pieces of one
+    colour), or when one does and they differ in shade (``COLOUR_STEP`` in some channel, brightness
+    included); two thin parts of another shade each are a lying piece's lit and shaded faces.
     """
     colours = _patch_colours(refl, peaks)
     chroma = colours - colours.mean(axis=1, keepdims=True)
