@@ -964,7 +964,10 @@ def _group_peaks(
     compared = _with_noise(colours, noise) if noise else colours
     same_colour = _alike(compared, brightness, brightness_step)
     same_shade = _alike(compared, brightness, 0.0)  # within ``COLOUR_STEP`` in every channel, brightness too
+    # with ``cut``: both maxima whole pieces' cores, or one is and they differ in shade
     cores = np.array([cut is not None and float(cut[y, x]) >= core for x, y in peaks])
+    either_core = cores[:, None] | cores[None, :]
+    apart_in_cut = (cores[:, None] & cores[None, :]) | (either_core & ~same_shade)
     xy = np.asarray(peaks, np.int64)
     squared = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
     close = squared < near**2
@@ -991,7 +994,7 @@ def _group_peaks(
                 continue
             if solid is not None and shadow_free[i, j] and saddle(i, j, solid, SOLID_SADDLE):
                 continue
-            if cut is not None and int(cores[i]) + int(cores[j]) > int(same_shade[i, j]) and saddle(i, j, cut):
+            if cut is not None and apart_in_cut[i, j] and saddle(i, j, cut):
                 continue
             kept, joined = group[i], group[j]
             # two pieces of two colours with a neck between them stay two, though a maximum in the shadow

@@ -320,8 +320,7 @@ def _eighth_round_scene(light: str, index: int, with_matrix: bool) -> bool:
     """Whether the eighth round's held-out split (read after it was reported), on its first tower (the
     camera with its fitted matrix), is counted right in scene ``index`` of ``light``."""
     tower = towers(ACROSS_CAMERAS_7)[0][1]
-    empty, shots = calibration_frames(tower)
-    detector = Detector(calibrate(empty, shots, camera_settings(tower.tray) if with_matrix else None))
+    detector = _with_its_matrix(tower) if with_matrix else Detector(calibrate(*calibration_frames(tower)))
     scene = make_scene(tower, light, index)
     detection = detector.detect(render(scene, tower.tray))
     return detection.counts == scene.counts() and detection.unknown == 0
